@@ -1,0 +1,251 @@
+package io.distlock.test;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A minimal, blocking RESP2 connection over a plain socket, for tests that need to talk to Redis
+ * without a client library ({@code FLUSHALL}, {@code INFO commandstats}, {@code CLIENT KILL}, ...).
+ *
+ * <p>Replies are mapped as follows: simple string and bulk string to {@link String}, integer to
+ * {@link Long}, array to {@link List}, null bulk/array to {@code null}; an error reply throws
+ * {@link RedisReplyException}. Connection failures and read timeouts throw {@link UncheckedIOException}.
+ * Instances are not thread-safe.
+ */
+public final class RespConnection implements AutoCloseable {
+
+    private final String endpoint;
+    private final Socket socket;
+    private final InputStream in;
+    private final OutputStream out;
+
+    private RespConnection(String endpoint, Socket socket) throws IOException {
+        this.endpoint = endpoint;
+        this.socket = socket;
+        this.in = new BufferedInputStream(socket.getInputStream());
+        this.out = new BufferedOutputStream(socket.getOutputStream());
+    }
+
+    /**
+     * Opens a connection; {@code timeout} bounds both the TCP connect and every later read.
+     *
+     * @param host    host name or address
+     * @param port    TCP port
+     * @param timeout connect and read timeout, must be positive
+     * @return the open connection
+     * @throws UncheckedIOException if the connection cannot be established
+     */
+    public static RespConnection open(String host, int port, Duration timeout) {
+        String endpoint = host + ":" + port;
+        int millis = toMillis(timeout);
+        Socket socket = new Socket();
+        try {
+            socket.setTcpNoDelay(true);
+            socket.connect(new InetSocketAddress(host, port), millis);
+            socket.setSoTimeout(millis);
+            return new RespConnection(endpoint, socket);
+        } catch (IOException e) {
+            closeQuietly(socket);
+            throw new UncheckedIOException("Cannot connect to Redis at " + endpoint + ": " + e, e);
+        }
+    }
+
+    /**
+     * Sends {@code AUTH password} and checks the reply.
+     *
+     * @param password the password configured with {@code requirepass}
+     * @return this connection
+     * @throws RedisReplyException if authentication is rejected
+     */
+    public RespConnection auth(String password) {
+        call("AUTH", password);
+        return this;
+    }
+
+    /**
+     * Changes the read timeout of later replies.
+     *
+     * @param timeout the new read timeout, must be positive
+     * @return this connection
+     */
+    public RespConnection readTimeout(Duration timeout) {
+        try {
+            socket.setSoTimeout(toMillis(timeout));
+        } catch (IOException e) {
+            throw failure("set timeout", e);
+        }
+        return this;
+    }
+
+    /**
+     * Sends one command and returns its parsed reply.
+     *
+     * @param args the command name followed by its arguments
+     * @return the reply: {@link String}, {@link Long}, {@link List} or {@code null}
+     * @throws RedisReplyException if the server answers with an error
+     * @throws UncheckedIOException on I/O failure or read timeout
+     */
+    public Object call(String... args) {
+        send(args);
+        return readReply();
+    }
+
+    /**
+     * Sends one command without waiting for the reply (pipelining, subscriptions).
+     *
+     * @param args the command name followed by its arguments
+     * @throws UncheckedIOException on I/O failure
+     */
+    public void send(String... args) {
+        if (args.length == 0) {
+            throw new IllegalArgumentException("A Redis command needs at least a name");
+        }
+        try {
+            writeAscii("*" + args.length + "\r\n");
+            for (String arg : args) {
+                byte[] bytes = arg.getBytes(StandardCharsets.UTF_8);
+                writeAscii("$" + bytes.length + "\r\n");
+                out.write(bytes);
+                writeAscii("\r\n");
+            }
+            out.flush();
+        } catch (IOException e) {
+            throw failure("send " + args[0], e);
+        }
+    }
+
+    /**
+     * Reads and parses the next reply.
+     *
+     * @return the reply: {@link String}, {@link Long}, {@link List} or {@code null}
+     * @throws RedisReplyException if the reply is an error
+     * @throws UncheckedIOException on I/O failure or read timeout
+     */
+    public Object readReply() {
+        try {
+            return parse();
+        } catch (IOException e) {
+            throw failure("read reply", e);
+        }
+    }
+
+    /** Closes the socket; never throws. */
+    @Override
+    public void close() {
+        closeQuietly(socket);
+    }
+
+    private Object parse() throws IOException {
+        int type = in.read();
+        if (type < 0) {
+            throw new EOFException("connection closed by server");
+        }
+        String line = readLine();
+        switch (type) {
+            case '+':
+                return line;
+            case '-':
+                throw new RedisReplyException(line);
+            case ':':
+                return Long.parseLong(line);
+            case '$':
+                return readBulk(Integer.parseInt(line));
+            case '*':
+                return readArray(Integer.parseInt(line));
+            default:
+                throw new IOException("Unexpected RESP type byte '" + (char) type + "' followed by: " + line);
+        }
+    }
+
+    private String readBulk(int length) throws IOException {
+        if (length < 0) {
+            return null;
+        }
+        byte[] data = in.readNBytes(length);
+        if (data.length != length) {
+            throw new EOFException("connection closed inside a bulk string");
+        }
+        readLine();
+        return new String(data, StandardCharsets.UTF_8);
+    }
+
+    private List<Object> readArray(int size) throws IOException {
+        if (size < 0) {
+            return null;
+        }
+        List<Object> items = new ArrayList<>(size);
+        RedisReplyException firstError = null;
+        for (int i = 0; i < size; i++) {
+            try {
+                items.add(parse());
+            } catch (RedisReplyException e) {
+                // keep the stream in sync: consume the whole array, then report the error
+                items.add(null);
+                firstError = firstError == null ? e : firstError;
+            }
+        }
+        if (firstError != null) {
+            throw firstError;
+        }
+        return items;
+    }
+
+    private String readLine() throws IOException {
+        ByteArrayOutputStream buffer = new ByteArrayOutputStream(32);
+        while (true) {
+            int b = in.read();
+            if (b < 0) {
+                throw new EOFException("connection closed inside a reply line");
+            }
+            if (b == '\r') {
+                int next = in.read();
+                if (next == '\n') {
+                    return buffer.toString(StandardCharsets.UTF_8);
+                }
+                buffer.write(b);
+                if (next < 0) {
+                    throw new EOFException("connection closed inside a reply line");
+                }
+                buffer.write(next);
+            } else {
+                buffer.write(b);
+            }
+        }
+    }
+
+    private void writeAscii(String text) throws IOException {
+        out.write(text.getBytes(StandardCharsets.US_ASCII));
+    }
+
+    private UncheckedIOException failure(String action, IOException e) {
+        return new UncheckedIOException("Redis at " + endpoint + ": cannot " + action + ": " + e, e);
+    }
+
+    private static int toMillis(Duration timeout) {
+        long millis = timeout.toMillis();
+        if (millis <= 0) {
+            throw new IllegalArgumentException("timeout must be positive: " + timeout);
+        }
+        return (int) Math.min(Integer.MAX_VALUE, millis);
+    }
+
+    private static void closeQuietly(Socket socket) {
+        try {
+            socket.close();
+        } catch (IOException ignored) {
+            // nothing useful to do
+        }
+    }
+}

@@ -1,0 +1,36 @@
+package io.distlock.test;
+
+import java.time.Duration;
+import java.util.function.BooleanSupplier;
+
+/** Bounded polling for test assertions. */
+final class Polling {
+
+    private Polling() {
+    }
+
+    /** Polls {@code condition} every 20 ms; returns whether it became true within {@code timeout}. */
+    static boolean within(Duration timeout, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            if (condition.getAsBoolean()) {
+                return true;
+            }
+            if (System.nanoTime() >= deadline) {
+                return false;
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+    }
+
+    /** Whether an OS process with this pid exists and is not a zombie. */
+    static boolean processAlive(long pid) {
+        boolean exists = ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+        return exists && Signals.procState(pid).map(state -> state != 'Z' && state != 'X').orElse(true);
+    }
+}
