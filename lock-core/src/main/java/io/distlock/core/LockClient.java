@@ -1,0 +1,333 @@
+package io.distlock.core;
+
+import io.distlock.core.engine.LockEngine;
+import io.distlock.core.engine.LockEvents;
+import io.distlock.core.engine.RedisFailures;
+import io.distlock.core.engine.ScriptedLock;
+import io.distlock.core.pubsub.LockSubscriptions;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Entry point of the lock engine: connects to Redis and hands out locks.
+ *
+ * <pre>{@code
+ * try (LockClient client = LockClient.builder().redisUri("redis://localhost:6379").build()) {
+ *     RedisLock lock = client.getLock("order:42");
+ *     lock.lock();
+ *     try { ... } finally { lock.unlock(); }
+ * }
+ * }</pre>
+ *
+ * <p>One client uses two Redis connections, whatever the number of locks and threads: one shared
+ * command connection (pipelined by Lettuce) and one pub/sub connection for wake-ups, plus one
+ * scheduler thread for wait timeouts and lease renewal. Create one per application and share it;
+ * it is thread-safe. {@link #close()} stops lease renewal (held locks then expire after at most one
+ * watchdog timeout) and closes the connections.
+ */
+public final class LockClient implements AutoCloseable {
+
+    /** Default key prefix. */
+    public static final String DEFAULT_KEY_PREFIX = "distlock:";
+    /** Default lease of watchdog-renewed holds. */
+    public static final Duration DEFAULT_WATCHDOG_TIMEOUT = Duration.ofSeconds(30);
+    /** Default wait for one Redis answer. */
+    public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(5);
+    /** Shortest accepted watchdog timeout. */
+    public static final Duration MIN_WATCHDOG_TIMEOUT = Duration.ofMillis(100);
+
+    private final String clientId;
+    private final String keyPrefix;
+    private final Duration watchdogTimeout;
+    private final RedisClient ownedClient;
+    private final StatefulRedisConnection<String, String> connection;
+    private final StatefulRedisPubSubConnection<String, String> pubSubConnection;
+    private final ScheduledThreadPoolExecutor scheduler;
+    private final LockEvents events;
+    private final LockSubscriptions subscriptions;
+    private final LockEngine engine;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private LockClient(Builder builder, RedisClient redisClient, RedisClient ownedClient) {
+        this.clientId = UUID.randomUUID().toString();
+        this.keyPrefix = builder.keyPrefix;
+        this.watchdogTimeout = builder.watchdogTimeout;
+        this.ownedClient = ownedClient;
+        StatefulRedisConnection<String, String> commands = null;
+        StatefulRedisPubSubConnection<String, String> pubSub = null;
+        try {
+            commands = redisClient.connect(StringCodec.UTF8);
+            pubSub = redisClient.connectPubSub(StringCodec.UTF8);
+        } catch (RuntimeException e) {
+            closeQuietly(commands);
+            if (ownedClient != null) {
+                ownedClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            }
+            throw RedisFailures.translate("connect to Redis at " + builder.describeTarget(), e);
+        }
+        this.connection = commands;
+        this.pubSubConnection = pubSub;
+        this.scheduler = new ScheduledThreadPoolExecutor(1, runnable -> {
+            Thread thread = new Thread(runnable, "distlock-" + clientId.substring(0, 8));
+            thread.setDaemon(true);
+            return thread;
+        });
+        this.scheduler.setRemoveOnCancelPolicy(true);
+        this.events = new LockEvents();
+        builder.listeners.forEach(events::add);
+        this.subscriptions = new LockSubscriptions(pubSub);
+        this.engine = new LockEngine(clientId, keyPrefix, watchdogTimeout.toMillis(),
+                builder.commandTimeout.toMillis(), commands.async(), subscriptions, scheduler, events);
+    }
+
+    /** @return a builder; set {@link Builder#redisUri(String)} or {@link Builder#redisClient(RedisClient)} */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** @return this client's unique id (a UUID); holder ids of its threads start with it */
+    public String clientId() {
+        return clientId;
+    }
+
+    /** @return the prefix of every Redis key this client uses */
+    public String keyPrefix() {
+        return keyPrefix;
+    }
+
+    /** @return the lease of watchdog-renewed holds; they are renewed every third of it */
+    public Duration watchdogTimeout() {
+        return watchdogTimeout;
+    }
+
+    /**
+     * @param name the lock's name, e.g. {@code "order:42"}; any non-blank text
+     * @return the reentrant lock of that name
+     * @throws NullPointerException     if name is null
+     * @throws IllegalArgumentException if name is blank
+     * @throws IllegalStateException    if the client is closed
+     */
+    public RedisLock getLock(String name) {
+        return new ScriptedLock(engine, checkName(name), engine.reentrant());
+    }
+
+    /** @param listener receives lock events from now on */
+    public void addListener(LockListener listener) {
+        events.add(Objects.requireNonNull(listener, "listener must not be null"));
+    }
+
+    /** @param listener no longer receives lock events */
+    public void removeListener(LockListener listener) {
+        events.remove(listener);
+    }
+
+    /** @return the number of holds whose lease the watchdog renews now */
+    public int watchdogHoldCount() {
+        return engine.watchdogHolds();
+    }
+
+    /** @return the number of lock channels this client is subscribed to now (threads waiting) */
+    public int activeSubscriptions() {
+        return subscriptions.activeChannels();
+    }
+
+    /** @return whether {@link #close()} was called */
+    public boolean isClosed() {
+        return closed.get();
+    }
+
+    /**
+     * Stops lease renewal and closes the connections (and the Redis client, if this client created
+     * it). Locks still held are not released: they expire after at most one watchdog timeout or
+     * their explicit lease. Idempotent.
+     */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        engine.close();
+        closeQuietly(pubSubConnection);
+        closeQuietly(connection);
+        subscriptions.close();
+        scheduler.shutdownNow();
+        if (ownedClient != null) {
+            ownedClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        }
+    }
+
+    private String checkName(String name) {
+        Objects.requireNonNull(name, "lock name must not be null");
+        if (name.isBlank()) {
+            throw new IllegalArgumentException("lock name must not be blank");
+        }
+        if (closed.get()) {
+            throw new IllegalStateException("LockClient " + clientId + " is closed");
+        }
+        return name;
+    }
+
+    private static void closeQuietly(AutoCloseable closeable) {
+        if (closeable != null) {
+            try {
+                closeable.close();
+            } catch (Exception ignored) {
+                // closing anyway
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "LockClient[" + clientId + ", prefix=" + keyPrefix + "]";
+    }
+
+    /**
+     * Configures a {@link LockClient}. Exactly one of {@link #redisUri(String)} and
+     * {@link #redisClient(RedisClient)} must be set.
+     */
+    public static final class Builder {
+
+        private String redisUri;
+        private RedisClient redisClient;
+        private String keyPrefix = DEFAULT_KEY_PREFIX;
+        private Duration watchdogTimeout = DEFAULT_WATCHDOG_TIMEOUT;
+        private Duration commandTimeout = DEFAULT_COMMAND_TIMEOUT;
+        private final List<LockListener> listeners = new ArrayList<>();
+
+        private Builder() {
+        }
+
+        /**
+         * @param uri e.g. {@code redis://localhost:6379}, {@code redis://user:secret@host:6379/2},
+         *            {@code rediss://host:6380} (TLS)
+         * @return this builder
+         */
+        public Builder redisUri(String uri) {
+            this.redisUri = Objects.requireNonNull(uri, "redisUri must not be null");
+            return this;
+        }
+
+        /**
+         * Uses a Lettuce client the caller created and owns (it is not shut down by
+         * {@link LockClient#close()}). It must have a default URI ({@code RedisClient.create(uri)}).
+         *
+         * @param client the client
+         * @return this builder
+         */
+        public Builder redisClient(RedisClient client) {
+            this.redisClient = Objects.requireNonNull(client, "redisClient must not be null");
+            return this;
+        }
+
+        /**
+         * @param prefix prefix of every key, default {@code "distlock:"}; must not contain
+         *               {@code '{'} or {@code '}'} (the lock name is the hash tag)
+         * @return this builder
+         */
+        public Builder keyPrefix(String prefix) {
+            Objects.requireNonNull(prefix, "keyPrefix must not be null");
+            if (prefix.indexOf('{') >= 0 || prefix.indexOf('}') >= 0) {
+                throw new IllegalArgumentException("keyPrefix must not contain '{' or '}' (the lock name is the "
+                        + "Redis hash tag), but was '" + prefix + "'");
+            }
+            this.keyPrefix = prefix;
+            return this;
+        }
+
+        /**
+         * @param timeout lease of holds taken without a lease time, renewed every third of it
+         *                until unlock; at least 100 ms, default 30 s
+         * @return this builder
+         */
+        public Builder watchdogTimeout(Duration timeout) {
+            Objects.requireNonNull(timeout, "watchdogTimeout must not be null");
+            if (timeout.compareTo(MIN_WATCHDOG_TIMEOUT) < 0) {
+                throw new IllegalArgumentException("watchdogTimeout must be at least " + MIN_WATCHDOG_TIMEOUT.toMillis()
+                        + " ms, but was " + timeout.toMillis() + " ms");
+            }
+            this.watchdogTimeout = timeout;
+            return this;
+        }
+
+        /**
+         * @param timeout how long to wait for one Redis answer before failing with
+         *                {@link LockException}; positive, default 5 s. Applied to the Redis client
+         *                this builder creates, and as the limit of blocking calls.
+         * @return this builder
+         */
+        public Builder commandTimeout(Duration timeout) {
+            Objects.requireNonNull(timeout, "commandTimeout must not be null");
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("commandTimeout must be positive, but was " + timeout);
+            }
+            this.commandTimeout = timeout;
+            return this;
+        }
+
+        /**
+         * @param listener receives lock events
+         * @return this builder
+         */
+        public Builder listener(LockListener listener) {
+            listeners.add(Objects.requireNonNull(listener, "listener must not be null"));
+            return this;
+        }
+
+        /**
+         * Connects to Redis.
+         *
+         * @return the client
+         * @throws IllegalStateException    if neither or both of redisUri and redisClient are set
+         * @throws IllegalArgumentException if the URI is malformed
+         * @throws LockException            if Redis cannot be reached or refuses the credentials
+         */
+        public LockClient build() {
+            if ((redisUri == null) == (redisClient == null)) {
+                throw new IllegalStateException("Set exactly one of redisUri(...) and redisClient(...) on the "
+                        + "LockClient builder");
+            }
+            if (redisClient != null) {
+                return new LockClient(this, redisClient, null);
+            }
+            RedisClient created = RedisClient.create(parseUri());
+            created.setOptions(ClientOptions.builder()
+                    .autoReconnect(true)
+                    .timeoutOptions(TimeoutOptions.enabled(commandTimeout))
+                    .socketOptions(SocketOptions.builder().connectTimeout(commandTimeout).build())
+                    .build());
+            return new LockClient(this, created, created);
+        }
+
+        private RedisURI parseUri() {
+            RedisURI uri;
+            try {
+                uri = RedisURI.create(redisUri);
+            } catch (RuntimeException e) {
+                throw new IllegalArgumentException("redisUri '" + RedisUris.mask(redisUri) + "' is not a valid Redis URI: "
+                        + e.getMessage() + ". Expected redis://[[user]:password@]host[:port][/database] or rediss://...");
+            }
+            uri.setTimeout(commandTimeout);
+            return uri;
+        }
+
+        private String describeTarget() {
+            return redisUri != null ? RedisUris.mask(redisUri) : "the given RedisClient's URI";
+        }
+    }
+}

@@ -1,0 +1,47 @@
+package io.distlock.core;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * What happened to one lock, as reported to {@link LockListener}s.
+ *
+ * @param lockName  the lock's name (without key prefix)
+ * @param lockType  the kind of lock: {@code "reentrant"}, and later {@code "fair"}, {@code "read"}, ...
+ * @param holderId  the holder the event is about
+ * @param holdCount the holder's hold count after the event (0 once released or lost)
+ * @param duration  acquisition events: time spent acquiring; release events: time held since the
+ *                  first hold; other events: {@link Duration#ZERO}
+ * @param waited    acquisition events: whether the caller had to wait (it found the lock held)
+ * @param failure   for {@link LockListener#onAcquireFailed}: why; otherwise {@code null}
+ * @param cause     the exception behind an error, or {@code null}
+ */
+public record LockEvent(
+        String lockName,
+        String lockType,
+        String holderId,
+        int holdCount,
+        Duration duration,
+        boolean waited,
+        Failure failure,
+        Throwable cause) {
+
+    /** Why an acquisition failed. */
+    public enum Failure {
+        /** The wait time elapsed while another holder had the lock. */
+        TIMEOUT,
+        /** The waiting thread was interrupted (or the async attempt was cancelled). */
+        INTERRUPTED,
+        /** Redis could not be reached or answered with an error. */
+        ERROR
+    }
+
+    /**
+     * Checks the required fields.
+     */
+    public LockEvent {
+        Objects.requireNonNull(lockName, "lockName");
+        Objects.requireNonNull(lockType, "lockType");
+        Objects.requireNonNull(duration, "duration");
+    }
+}

@@ -1,0 +1,73 @@
+package io.distlock.core;
+
+/**
+ * Receives what the engine does with locks: the hook for metrics, logging and alerting
+ * (the Spring starter's Micrometer binder is one). Register with
+ * {@link LockClient.Builder#listener(LockListener)} or {@link LockClient#addListener(LockListener)}.
+ *
+ * <p>Methods are called synchronously on engine threads (often Redis I/O threads): they must be
+ * quick and must not block or call back into the lock. Exceptions they throw are logged and
+ * otherwise ignored. Every method has an empty default.
+ */
+public interface LockListener {
+
+    /**
+     * A caller found the lock held by someone else and started waiting for it. Every such event
+     * is followed by exactly one {@link #onAcquired} or {@link #onAcquireFailed} with
+     * {@link LockEvent#waited()} set.
+     *
+     * @param event the lock and holder that wait
+     */
+    default void onWaiting(LockEvent event) {
+    }
+
+    /**
+     * A hold was acquired (also for reentrant holds: see {@link LockEvent#holdCount()}).
+     *
+     * @param event {@link LockEvent#duration()} is the time spent acquiring
+     */
+    default void onAcquired(LockEvent event) {
+    }
+
+    /**
+     * An acquisition gave up: timeout, interrupt or error ({@link LockEvent#failure()}).
+     *
+     * @param event {@link LockEvent#duration()} is the time spent trying
+     */
+    default void onAcquireFailed(LockEvent event) {
+    }
+
+    /**
+     * A hold was released ({@link LockEvent#holdCount()} 0 means the lock is free now).
+     *
+     * @param event for the last hold, {@link LockEvent#duration()} is how long it was held
+     */
+    default void onReleased(LockEvent event) {
+    }
+
+    /**
+     * The watchdog renewed the lease of a held lock.
+     *
+     * @param event the lock and holder
+     */
+    default void onRenewed(LockEvent event) {
+    }
+
+    /**
+     * The watchdog could not renew a lease because Redis failed; it tries again next round.
+     *
+     * @param event {@link LockEvent#cause()} is the Redis failure
+     */
+    default void onRenewalFailed(LockEvent event) {
+    }
+
+    /**
+     * A lease was lost while the holder believed it held the lock (expired or deleted). Found
+     * either by the watchdog or by the holder's {@code unlock()}, which then throws
+     * {@link LockLostException}. Reported once per lost hold.
+     *
+     * @param event the lock and holder that lost it
+     */
+    default void onLost(LockEvent event) {
+    }
+}

@@ -1,0 +1,118 @@
+package io.distlock.core;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.Lock;
+
+/**
+ * A lock held in Redis, usable from any number of JVMs. It follows the
+ * {@link java.util.concurrent.locks.Lock} contract: the holder is the calling thread (of this
+ * {@link LockClient}), holds are reentrant and counted, and {@link #unlock()} by a thread that does
+ * not hold the lock throws {@link IllegalMonitorStateException}.
+ *
+ * <p><b>Leases.</b> Every hold has a lease, so a crashed holder cannot keep the lock forever.
+ * Methods without a lease time (or with {@code leaseTime <= 0}) let the client's watchdog renew
+ * the lease until {@code unlock()}; an explicit lease time turns the watchdog off and the lock
+ * expires after it. If a lease is lost while the caller believes it holds the lock,
+ * {@code unlock()} throws {@link LockLostException} and listeners are told.
+ *
+ * <p><b>Async use.</b> The {@code *Async} methods take an explicit holder id instead of the
+ * calling thread, so a hold can be acquired on one thread and released on another. Their futures
+ * complete on Redis client I/O threads: do not block in callbacks attached to them.
+ *
+ * <p>Instances are cheap and thread-safe; {@link LockClient#getLock(String)} may be called for
+ * every use or cached.
+ */
+public interface RedisLock extends Lock {
+
+    /**
+     * @return the lock's name as given to {@link LockClient} (without key prefix)
+     */
+    String getName();
+
+    /**
+     * Acquires the lock, waiting as long as it takes, with an explicit lease (no watchdog).
+     * Interrupts do not stop the wait; the interrupt status is kept.
+     *
+     * @param leaseTime how long the hold lasts unless released before; {@code <= 0} means the
+     *                  watchdog keeps it alive until {@link #unlock()}
+     * @param unit      unit of {@code leaseTime}
+     * @throws LockException if Redis cannot be reached or does not answer in time
+     */
+    void lock(long leaseTime, TimeUnit unit);
+
+    /**
+     * Tries to acquire the lock within {@code waitTime}.
+     *
+     * @param waitTime  how long to wait for the lock; {@code 0} tries once
+     * @param leaseTime how long the hold lasts; {@code <= 0} means watchdog renewal until unlock
+     * @param unit      unit of both times
+     * @return {@code true} if acquired, {@code false} if the wait time elapsed
+     * @throws InterruptedException if the thread was interrupted while waiting; nothing is held
+     * @throws LockException        if Redis cannot be reached or does not answer in time
+     */
+    boolean tryLock(long waitTime, long leaseTime, TimeUnit unit) throws InterruptedException;
+
+    /**
+     * @return {@code true} if any holder holds the lock now
+     */
+    boolean isLocked();
+
+    /**
+     * @return {@code true} if the calling thread holds the lock now (asks Redis, so a lost lease
+     *         shows as {@code false})
+     */
+    boolean isHeldByCurrentThread();
+
+    /**
+     * @return how many times the calling thread holds the lock (0 if it does not)
+     */
+    int getHoldCount();
+
+    /**
+     * @return remaining time to live of the lock in milliseconds; {@code -2} if it is not locked
+     */
+    long remainingTimeToLive();
+
+    /**
+     * Deletes the lock whoever holds it and wakes its waiters. For administration and tests:
+     * the holder learns about it as a lost lease.
+     *
+     * @return {@code true} if a lock was deleted
+     */
+    boolean forceUnlock();
+
+    /**
+     * Tries to acquire the lock for an explicit holder.
+     *
+     * @param waitTime  how long to wait; {@code 0} tries once
+     * @param leaseTime lease; {@code <= 0} means watchdog renewal until {@link #unlockAsync(String)}
+     * @param unit      unit of both times
+     * @param holderId  who holds the lock; the same id re-enters, {@link #unlockAsync(String)}
+     *                  releases with it
+     * @return a future of {@code true} if acquired, {@code false} if the wait time elapsed; it
+     *         fails with {@link LockException} if Redis fails
+     */
+    CompletableFuture<Boolean> tryLockAsync(long waitTime, long leaseTime, TimeUnit unit, String holderId);
+
+    /**
+     * Releases one hold of an explicit holder.
+     *
+     * @param holderId the id given to {@link #tryLockAsync(long, long, TimeUnit, String)}
+     * @return a future that fails with {@link IllegalMonitorStateException} if the holder holds
+     *         nothing, {@link LockLostException} if its lease was lost, {@link LockException} if
+     *         Redis fails (then retrying is safe)
+     */
+    CompletableFuture<Void> unlockAsync(String holderId);
+
+    /**
+     * Not supported: conditions need a local monitor that a distributed lock does not have.
+     *
+     * @throws UnsupportedOperationException always
+     */
+    @Override
+    default Condition newCondition() {
+        throw new UnsupportedOperationException("RedisLock does not support conditions");
+    }
+}

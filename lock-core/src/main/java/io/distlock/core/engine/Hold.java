@@ -1,0 +1,87 @@
+package io.distlock.core.engine;
+
+/**
+ * What this client knows about one holder's hold of one lock: the hold count it was given, how
+ * the lease is kept, and whether the lease was found lost. Redis stays the authority; this state
+ * lets the watchdog know what to renew, makes {@code unlock()} retry-safe, and turns a lost lease
+ * into {@link io.distlock.core.LockLostException}.
+ */
+public final class Hold {
+
+    private final String lockName;
+    private final LockKeys keys;
+    private final String holderId;
+    private final LockProtocol protocol;
+    private final boolean watchdog;
+    private final long acquiredNanos;
+    private volatile int count;
+    private volatile boolean lost;
+    private volatile boolean releaseUnconfirmed;
+
+    Hold(String lockName, LockKeys keys, String holderId, LockProtocol protocol, boolean watchdog, int count) {
+        this.lockName = lockName;
+        this.keys = keys;
+        this.holderId = holderId;
+        this.protocol = protocol;
+        this.watchdog = watchdog;
+        this.count = count;
+        this.acquiredNanos = System.nanoTime();
+    }
+
+    /** @return the lock's name */
+    public String lockName() {
+        return lockName;
+    }
+
+    /** @return the lock's Redis keys */
+    public LockKeys keys() {
+        return keys;
+    }
+
+    /** @return the holder */
+    public String holderId() {
+        return holderId;
+    }
+
+    /** @return the kind of lock, which also renews it */
+    public LockProtocol protocol() {
+        return protocol;
+    }
+
+    /** @return whether the watchdog keeps the lease alive */
+    public boolean watchdog() {
+        return watchdog;
+    }
+
+    /** @return {@link System#nanoTime()} when the first hold was taken */
+    public long acquiredNanos() {
+        return acquiredNanos;
+    }
+
+    /** @return the hold count as last confirmed by Redis */
+    public int count() {
+        return count;
+    }
+
+    void count(int count) {
+        this.count = count;
+    }
+
+    /** @return whether the lease was found lost */
+    public boolean lost() {
+        return lost;
+    }
+
+    void markLost() {
+        this.lost = true;
+    }
+
+    /** @return whether the last release failed without an answer, so it may or may not have happened */
+    boolean releaseUnconfirmed() {
+        return releaseUnconfirmed;
+    }
+
+    void releaseUnconfirmed(boolean unconfirmed) {
+        this.releaseUnconfirmed = unconfirmed;
+    }
+}

@@ -1,0 +1,238 @@
+package io.distlock.core.engine;
+
+import io.distlock.core.LockLostException;
+import io.distlock.core.pubsub.LockSubscriptions;
+import io.distlock.core.scripts.ScriptExecutor;
+import io.distlock.core.watchdog.LeaseWatchdog;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+
+/**
+ * The machinery one {@link io.distlock.core.LockClient} shares among all its locks: Redis
+ * commands and scripts, the pub/sub subscriptions, the lease watchdog, the scheduler, the
+ * listeners, and the registry of holds this client has. Lock objects are thin views over it.
+ */
+public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
+
+    /** Most holds renewed by one watchdog script call. */
+    static final int RENEWAL_BATCH_SIZE = 500;
+
+    private final String clientId;
+    private final String keyPrefix;
+    private final long watchdogLeaseMillis;
+    private final long commandTimeoutMillis;
+    private final RedisAsyncCommands<String, String> commands;
+    private final ScriptExecutor scripts;
+    private final LockSubscriptions subscriptions;
+    private final ScheduledExecutorService scheduler;
+    private final LockEvents events;
+    private final LeaseWatchdog watchdog;
+    private final ReentrantProtocol reentrant;
+    private final ConcurrentHashMap<HoldId, Hold> holds = new ConcurrentHashMap<>();
+
+    private record HoldId(String lockKey, String holderId) {
+    }
+
+    /**
+     * @param clientId             unique id of the client
+     * @param keyPrefix            prefix of every key
+     * @param watchdogLeaseMillis  lease of watchdog holds
+     * @param commandTimeoutMillis how long blocking calls wait for one Redis answer
+     * @param commands             shared command connection
+     * @param subscriptions        lock channel subscriptions
+     * @param scheduler            the client's one scheduler thread
+     * @param events               listener dispatch
+     */
+    public LockEngine(String clientId, String keyPrefix, long watchdogLeaseMillis, long commandTimeoutMillis,
+                      RedisAsyncCommands<String, String> commands, LockSubscriptions subscriptions,
+                      ScheduledExecutorService scheduler, LockEvents events) {
+        this.clientId = clientId;
+        this.keyPrefix = keyPrefix;
+        this.watchdogLeaseMillis = watchdogLeaseMillis;
+        this.commandTimeoutMillis = commandTimeoutMillis;
+        this.commands = commands;
+        this.scripts = new ScriptExecutor(commands);
+        this.subscriptions = subscriptions;
+        this.scheduler = scheduler;
+        this.events = events;
+        this.watchdog = new LeaseWatchdog(scheduler, watchdogLeaseMillis, RENEWAL_BATCH_SIZE, this);
+        this.reentrant = new ReentrantProtocol(scripts);
+    }
+
+    /** @return the client's unique id */
+    public String clientId() {
+        return clientId;
+    }
+
+    /**
+     * @param name lock name
+     * @return the lock's Redis keys
+     */
+    public LockKeys keys(String name) {
+        return LockKeys.of(keyPrefix, name);
+    }
+
+    /** @return the protocol of reentrant locks */
+    public ReentrantProtocol reentrant() {
+        return reentrant;
+    }
+
+    /** @return async commands of the shared connection */
+    public RedisAsyncCommands<String, String> commands() {
+        return commands;
+    }
+
+    /** @return the client's scripts runner */
+    public ScriptExecutor scripts() {
+        return scripts;
+    }
+
+    /** @return the client's lock channel subscriptions */
+    public LockSubscriptions subscriptions() {
+        return subscriptions;
+    }
+
+    /** @return the client's scheduler */
+    public ScheduledExecutorService scheduler() {
+        return scheduler;
+    }
+
+    /** @return the client's listener dispatch */
+    public LockEvents events() {
+        return events;
+    }
+
+    /** @return lease of watchdog holds, in milliseconds */
+    public long watchdogLeaseMillis() {
+        return watchdogLeaseMillis;
+    }
+
+    /** @return how long blocking calls wait for one Redis answer, in milliseconds */
+    public long commandTimeoutMillis() {
+        return commandTimeoutMillis;
+    }
+
+    /** @return number of holds the watchdog renews now */
+    public int watchdogHolds() {
+        return watchdog.size();
+    }
+
+    /**
+     * @param keys     the lock
+     * @param holderId the holder
+     * @return this client's hold of that lock by that holder, or {@code null}
+     */
+    public Hold hold(LockKeys keys, String holderId) {
+        return holds.get(new HoldId(keys.lockKey(), holderId));
+    }
+
+    /**
+     * Records an acquisition Redis confirmed. A first hold (count 1) where this client still had a
+     * hold means the earlier hold's lease was lost without anyone noticing: it is reported lost.
+     *
+     * @param name        the lock's name
+     * @param keys        the lock's keys
+     * @param holderId    the holder
+     * @param protocol    the kind of lock
+     * @param watchdogued whether the watchdog keeps the lease alive
+     * @param count       the hold count Redis returned
+     * @return the hold
+     */
+    Hold acquired(String name, LockKeys keys, String holderId, LockProtocol protocol, boolean watchdogued, int count) {
+        HoldId id = new HoldId(keys.lockKey(), holderId);
+        Hold previous = holds.get(id);
+        if (previous != null && count > 1) {
+            previous.count(count);
+            return previous;
+        }
+        Hold hold = new Hold(name, keys, holderId, protocol, watchdogued, count);
+        holds.put(id, hold);
+        if (previous != null) {
+            watchdog.unwatch(previous);
+            if (!previous.lost()) {
+                previous.markLost();
+                events.lost(previous);
+            }
+        }
+        if (watchdogued) {
+            watchdog.watch(hold);
+        }
+        return hold;
+    }
+
+    /**
+     * Called before the release of a hold's last count is sent: from then on the watchdog must
+     * not renew it, nor mistake its release for a lost lease.
+     *
+     * @param hold the hold being released
+     */
+    void releasing(Hold hold) {
+        watchdog.unwatch(hold);
+    }
+
+    /**
+     * Records a release Redis confirmed.
+     *
+     * @param hold      the hold
+     * @param remaining hold count left
+     */
+    void released(Hold hold, int remaining) {
+        hold.count(remaining);
+        hold.releaseUnconfirmed(false);
+        if (remaining == 0) {
+            forget(hold);
+        }
+        events.released(hold, remaining);
+    }
+
+    /**
+     * Records that Redis no longer has a hold the caller released: the lease was lost. Each
+     * further {@code unlock()} of the holder's remaining counts throws too.
+     *
+     * @param hold the hold
+     * @return the exception for the caller
+     */
+    LockLostException releasedLost(Hold hold) {
+        if (!hold.lost()) {
+            hold.markLost();
+            watchdog.unwatch(hold);
+            events.lost(hold);
+        }
+        int remaining = hold.count() - 1;
+        hold.count(remaining);
+        if (remaining <= 0) {
+            forget(hold);
+        }
+        return new LockLostException(hold.lockName(), "The lease of lock '" + hold.lockName()
+                + "' was lost before unlock (it expired or was deleted): another holder may have had it meanwhile");
+    }
+
+    private void forget(Hold hold) {
+        holds.remove(new HoldId(hold.keys().lockKey(), hold.holderId()), hold);
+    }
+
+    @Override
+    public void renewed(Hold hold) {
+        events.renewed(hold);
+    }
+
+    @Override
+    public void lost(Hold hold) {
+        if (!hold.lost()) {
+            hold.markLost();
+            events.lost(hold);
+        }
+    }
+
+    @Override
+    public void failed(Hold hold, Throwable cause) {
+        events.renewalFailed(hold, cause);
+    }
+
+    /** Stops renewing leases; held locks expire after at most one lease. */
+    public void close() {
+        watchdog.close();
+    }
+}

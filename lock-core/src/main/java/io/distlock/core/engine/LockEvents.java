@@ -1,0 +1,83 @@
+package io.distlock.core.engine;
+
+import io.distlock.core.LockEvent;
+import io.distlock.core.LockListener;
+
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BiConsumer;
+
+/**
+ * Hands engine events to the registered {@link LockListener}s. A listener that throws is logged
+ * and does not stop the others or the engine.
+ */
+public final class LockEvents {
+
+    private static final System.Logger LOG = System.getLogger(LockEvents.class.getName());
+
+    private final List<LockListener> listeners = new CopyOnWriteArrayList<>();
+
+    /** @param listener added at the end */
+    public void add(LockListener listener) {
+        listeners.add(listener);
+    }
+
+    /** @param listener removed if present */
+    public void remove(LockListener listener) {
+        listeners.remove(listener);
+    }
+
+    void waiting(String lockName, String type, String holderId) {
+        fire(LockListener::onWaiting, new LockEvent(lockName, type, holderId, 0, Duration.ZERO, true, null, null));
+    }
+
+    void acquired(Hold hold, long startNanos, boolean waited) {
+        fire(LockListener::onAcquired, new LockEvent(hold.lockName(), hold.protocol().type(), hold.holderId(),
+                hold.count(), since(startNanos), waited, null, null));
+    }
+
+    void acquireFailed(String lockName, String type, String holderId, long startNanos, boolean waited,
+                       LockEvent.Failure failure, Throwable cause) {
+        fire(LockListener::onAcquireFailed, new LockEvent(lockName, type, holderId, 0, since(startNanos), waited,
+                failure, cause));
+    }
+
+    void released(Hold hold, int remaining) {
+        Duration held = remaining == 0 ? since(hold.acquiredNanos()) : Duration.ZERO;
+        fire(LockListener::onReleased, new LockEvent(hold.lockName(), hold.protocol().type(), hold.holderId(),
+                remaining, held, false, null, null));
+    }
+
+    void renewed(Hold hold) {
+        fire(LockListener::onRenewed, event(hold, hold.count(), null));
+    }
+
+    void renewalFailed(Hold hold, Throwable cause) {
+        fire(LockListener::onRenewalFailed, event(hold, hold.count(), cause));
+    }
+
+    void lost(Hold hold) {
+        fire(LockListener::onLost, event(hold, 0, null));
+    }
+
+    private static LockEvent event(Hold hold, int count, Throwable cause) {
+        return new LockEvent(hold.lockName(), hold.protocol().type(), hold.holderId(), count, Duration.ZERO, false,
+                null, cause);
+    }
+
+    private static Duration since(long startNanos) {
+        return Duration.ofNanos(System.nanoTime() - startNanos);
+    }
+
+    private void fire(BiConsumer<LockListener, LockEvent> method, LockEvent event) {
+        for (LockListener listener : listeners) {
+            try {
+                method.accept(listener, event);
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "Lock listener " + listener + " failed on " + event, e);
+            }
+        }
+    }
+}

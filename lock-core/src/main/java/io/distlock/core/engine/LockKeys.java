@@ -1,0 +1,31 @@
+package io.distlock.core.engine;
+
+/**
+ * Redis names of one lock. Every key and channel of a lock starts with
+ * {@code <prefix>{<name>}}, so they share one hash tag, land in one cluster slot, and a script
+ * may touch all of them: lock hash {@code distlock:{order:42}}, channel
+ * {@code distlock:{order:42}:ch}, and further keys as {@link #derived(String)} of the hash.
+ *
+ * @param lockKey the lock's hash key
+ * @param channel the channel its waiters are woken on
+ */
+public record LockKeys(String lockKey, String channel) {
+
+    /**
+     * @param prefix key prefix of the client (no braces, checked by the client builder)
+     * @param name   lock name (not blank)
+     * @return the lock's keys
+     */
+    public static LockKeys of(String prefix, String name) {
+        String lockKey = prefix + "{" + name + "}";
+        return new LockKeys(lockKey, lockKey + ":ch");
+    }
+
+    /**
+     * @param suffix what the key is for, e.g. {@code "queue"}
+     * @return {@code <lockKey>:<suffix>}, in the lock's slot
+     */
+    public String derived(String suffix) {
+        return lockKey + ":" + suffix;
+    }
+}

@@ -1,0 +1,44 @@
+package io.distlock.core.engine;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The Redis side of one kind of lock: what one acquisition attempt and one release do, each a
+ * single script call. Waiting, leases, the watchdog, events and the {@code Lock} API are the same
+ * for every kind and live in {@link AbstractRedisLock} and {@link Acquisition}.
+ */
+public interface LockProtocol {
+
+    /** @return the kind of lock, used in events and metrics (e.g. {@code "reentrant"}) */
+    String type();
+
+    /**
+     * One attempt to acquire (or re-enter).
+     *
+     * @param keys        the lock's keys
+     * @param holderId    who acquires
+     * @param leaseMillis lease to set, &gt; 0
+     * @return the attempt's outcome
+     */
+    CompletableFuture<Attempt> tryAcquire(LockKeys keys, String holderId, long leaseMillis);
+
+    /**
+     * Releases one hold; must be safe to repeat for the same {@code expectedCount}.
+     *
+     * @param keys          the lock's keys
+     * @param holderId      who releases
+     * @param expectedCount the hold count the caller has before this release
+     * @return the remaining hold count, or {@code -1} if the holder holds nothing in Redis
+     */
+    CompletableFuture<Long> release(LockKeys keys, String holderId, int expectedCount);
+
+    /**
+     * Renews the leases of a batch of holds of this kind, all in one cluster slot.
+     *
+     * @param holds       holds to renew
+     * @param leaseMillis new lease
+     * @return per hold, in order, whether it is still held (and renewed)
+     */
+    CompletableFuture<List<Long>> renew(List<Hold> holds, long leaseMillis);
+}

@@ -1,0 +1,61 @@
+package io.distlock.core.engine;
+
+import io.distlock.core.scripts.ScriptExecutor;
+import io.distlock.core.scripts.Scripts;
+import io.lettuce.core.ScriptOutputType;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The reentrant lock in Redis: a hash per lock whose field is the holder id and whose value is
+ * the hold count; the hash's TTL is the lease. See {@code lock.lua}, {@code unlock.lua} and
+ * {@code renew.lua}.
+ */
+public final class ReentrantProtocol implements LockProtocol {
+
+    /** Published on the lock's channel when it becomes free. */
+    static final String UNLOCK_MESSAGE = "0";
+
+    private final ScriptExecutor scripts;
+
+    /**
+     * @param scripts runs the lock scripts
+     */
+    public ReentrantProtocol(ScriptExecutor scripts) {
+        this.scripts = scripts;
+    }
+
+    @Override
+    public String type() {
+        return "reentrant";
+    }
+
+    @Override
+    public CompletableFuture<Attempt> tryAcquire(LockKeys keys, String holderId, long leaseMillis) {
+        CompletableFuture<List<Long>> reply = scripts.run(Scripts.LOCK, ScriptOutputType.MULTI,
+                new String[] {keys.lockKey()}, Long.toString(leaseMillis), holderId);
+        return reply.thenApply(r -> r.get(0) == 1L
+                ? Attempt.acquired(r.get(1).intValue())
+                : Attempt.busy(r.get(1)));
+    }
+
+    @Override
+    public CompletableFuture<Long> release(LockKeys keys, String holderId, int expectedCount) {
+        return scripts.run(Scripts.UNLOCK, ScriptOutputType.INTEGER,
+                new String[] {keys.lockKey(), keys.channel()}, holderId, Integer.toString(expectedCount),
+                UNLOCK_MESSAGE);
+    }
+
+    @Override
+    public CompletableFuture<List<Long>> renew(List<Hold> holds, long leaseMillis) {
+        String[] lockKeys = new String[holds.size()];
+        String[] args = new String[holds.size() + 1];
+        args[0] = Long.toString(leaseMillis);
+        for (int i = 0; i < holds.size(); i++) {
+            lockKeys[i] = holds.get(i).keys().lockKey();
+            args[i + 1] = holds.get(i).holderId();
+        }
+        return scripts.run(Scripts.RENEW, ScriptOutputType.MULTI, lockKeys, args);
+    }
+}

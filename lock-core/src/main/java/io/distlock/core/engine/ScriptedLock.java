@@ -1,0 +1,249 @@
+package io.distlock.core.engine;
+
+import io.distlock.core.LockException;
+import io.distlock.core.RedisLock;
+import io.distlock.core.scripts.Scripts;
+import io.lettuce.core.ScriptOutputType;
+
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A {@link RedisLock} whose Redis side is a {@link LockProtocol}: all the {@code Lock} semantics
+ * (thread holders, blocking and async acquisition, leases, retry-safe release, lost leases) in one
+ * place for every kind of lock.
+ */
+public class ScriptedLock implements RedisLock {
+
+    private final LockEngine engine;
+    private final String name;
+    private final LockKeys keys;
+    private final LockProtocol protocol;
+
+    /**
+     * @param engine   the client's engine
+     * @param name     lock name, already checked
+     * @param protocol the kind of lock
+     */
+    public ScriptedLock(LockEngine engine, String name, LockProtocol protocol) {
+        this.engine = engine;
+        this.name = name;
+        this.keys = engine.keys(name);
+        this.protocol = protocol;
+    }
+
+    @Override
+    public String getName() {
+        return name;
+    }
+
+    /** @return the lock's Redis keys */
+    public LockKeys keys() {
+        return keys;
+    }
+
+    @Override
+    public void lock() {
+        acquireUninterruptibly(-1);
+    }
+
+    @Override
+    public void lock(long leaseTime, TimeUnit unit) {
+        acquireUninterruptibly(toMillis(leaseTime, unit));
+    }
+
+    @Override
+    public void lockInterruptibly() throws InterruptedException {
+        acquire(Blocking.NO_LIMIT, -1, true);
+    }
+
+    @Override
+    public boolean tryLock() {
+        try {
+            return acquire(0, -1, false) != null;
+        } catch (InterruptedException e) {
+            throw new IllegalStateException("an uninterruptible wait was interrupted", e);
+        }
+    }
+
+    @Override
+    public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
+        return acquire(Math.max(0, toMillis(time, unit)), -1, true) != null;
+    }
+
+    @Override
+    public boolean tryLock(long waitTime, long leaseTime, TimeUnit unit) throws InterruptedException {
+        return acquire(Math.max(0, toMillis(waitTime, unit)), toMillis(leaseTime, unit), true) != null;
+    }
+
+    @Override
+    public void unlock() {
+        Blocking.awaitUninterruptibly(release(currentHolder()), commandLimit(), "release lock '" + name + "'");
+    }
+
+    @Override
+    public CompletableFuture<Boolean> tryLockAsync(long waitTime, long leaseTime, TimeUnit unit, String holderId) {
+        checkHolder(holderId);
+        Acquisition acquisition = Acquisition.start(engine, name, keys, protocol, holderId,
+                Math.max(0, toMillis(waitTime, unit)), toMillis(leaseTime, unit));
+        CompletableFuture<Boolean> acquired = acquisition.outcome().thenApply(Objects::nonNull);
+        acquired.whenComplete((ok, error) -> {
+            if (acquired.isCancelled()) {
+                giveUp(acquisition);
+            }
+        });
+        return acquired;
+    }
+
+    @Override
+    public CompletableFuture<Void> unlockAsync(String holderId) {
+        checkHolder(holderId);
+        return release(holderId);
+    }
+
+    @Override
+    public boolean isLocked() {
+        return sync(engine.commands().exists(keys.lockKey()).toCompletableFuture(), "check lock") > 0;
+    }
+
+    @Override
+    public boolean isHeldByCurrentThread() {
+        return sync(engine.commands().hexists(keys.lockKey(), currentHolder()).toCompletableFuture(), "check lock");
+    }
+
+    @Override
+    public int getHoldCount() {
+        String count = sync(engine.commands().hget(keys.lockKey(), currentHolder()).toCompletableFuture(), "check lock");
+        return count == null ? 0 : Integer.parseInt(count);
+    }
+
+    @Override
+    public long remainingTimeToLive() {
+        return sync(engine.commands().pttl(keys.lockKey()).toCompletableFuture(), "read the lease");
+    }
+
+    @Override
+    public boolean forceUnlock() {
+        CompletableFuture<Long> deleted = engine.scripts().run(Scripts.FORCE_UNLOCK, ScriptOutputType.INTEGER,
+                new String[] {keys.lockKey(), keys.channel()}, ReentrantProtocol.UNLOCK_MESSAGE);
+        return sync(deleted, "force-unlock") == 1L;
+    }
+
+    /**
+     * Acquires for the calling thread.
+     *
+     * @param waitMillis    {@code 0} tries once, {@link Blocking#NO_LIMIT} waits without limit
+     * @param leaseMillis   {@code <= 0} for watchdog
+     * @param interruptible whether an interrupt ends the wait
+     * @return the hold, or {@code null} if the wait time elapsed
+     * @throws InterruptedException if interruptible and interrupted; nothing is held then
+     */
+    protected Hold acquire(long waitMillis, long leaseMillis, boolean interruptible) throws InterruptedException {
+        Acquisition acquisition = Acquisition.start(engine, name, keys, protocol, currentHolder(), waitMillis,
+                leaseMillis);
+        long limit = waitMillis == Blocking.NO_LIMIT ? Blocking.NO_LIMIT
+                : waitMillis + 2 * commandLimit();
+        String action = "acquire lock '" + name + "'";
+        boolean done = false;
+        try {
+            Hold hold = interruptible
+                    ? Blocking.await(acquisition.outcome(), limit, action)
+                    : Blocking.awaitUninterruptibly(acquisition.outcome(), limit, action);
+            done = true;
+            return hold;
+        } finally {
+            if (!done) {
+                giveUp(acquisition);
+            }
+        }
+    }
+
+    private void acquireUninterruptibly(long leaseMillis) {
+        try {
+            acquire(Blocking.NO_LIMIT, leaseMillis, false);
+        } catch (InterruptedException e) {
+            throw new IllegalStateException("an uninterruptible wait was interrupted", e);
+        }
+    }
+
+    /** The caller stops waiting: abandon, or if the lock was just acquired, give it back. */
+    private void giveUp(Acquisition acquisition) {
+        if (!acquisition.abandon() && !acquisition.outcome().isCompletedExceptionally()) {
+            Hold hold = acquisition.outcome().getNow(null);
+            if (hold != null) {
+                release(hold.holderId());
+            }
+        }
+    }
+
+    /**
+     * Releases one hold of a holder; retry-safe (see {@code unlock.lua}).
+     *
+     * @param holderId the holder
+     * @return completes when Redis confirmed the release
+     */
+    protected CompletableFuture<Void> release(String holderId) {
+        Hold hold = engine.hold(keys, holderId);
+        if (hold == null) {
+            return CompletableFuture.failedFuture(new IllegalMonitorStateException(
+                    "Lock '" + name + "' is not held by " + describe(holderId)));
+        }
+        if (hold.lost()) {
+            return CompletableFuture.failedFuture(engine.releasedLost(hold));
+        }
+        int expected = hold.count();
+        boolean retry = hold.releaseUnconfirmed();
+        hold.releaseUnconfirmed(true);
+        if (expected == 1) {
+            engine.releasing(hold);
+        }
+        return hold.protocol().release(keys, holderId, expected).handle((remaining, error) -> {
+            if (error != null) {
+                throw new LockException("Redis did not confirm the release of lock '" + name
+                        + "'; it may or may not be released. Calling unlock again is safe.",
+                        RedisFailures.translate("release lock '" + name + "'", error));
+            }
+            if (remaining >= 0 || (retry && expected == 1)) {
+                engine.released(hold, (int) Math.max(0, remaining));
+                return null;
+            }
+            throw engine.releasedLost(hold);
+        });
+    }
+
+    private String describe(String holderId) {
+        return holderId.equals(currentHolder()) ? "the current thread (holder " + holderId + ")"
+                : "holder '" + holderId + "'";
+    }
+
+    /** @return the holder id of the calling thread in this client */
+    protected String currentHolder() {
+        return engine.clientId() + ":" + Thread.currentThread().getId();
+    }
+
+    private <T> T sync(CompletableFuture<T> future, String action) {
+        return Blocking.awaitUninterruptibly(future, commandLimit(), action + " of '" + name + "'");
+    }
+
+    private long commandLimit() {
+        return engine.commandTimeoutMillis() + 1000;
+    }
+
+    private static long toMillis(long time, TimeUnit unit) {
+        Objects.requireNonNull(unit, "unit must not be null");
+        return unit.toMillis(time);
+    }
+
+    private static void checkHolder(String holderId) {
+        Objects.requireNonNull(holderId, "holderId must not be null");
+        if (holderId.isBlank()) {
+            throw new IllegalArgumentException("holderId must not be blank");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return protocol.type() + " lock '" + name + "'";
+    }
+}

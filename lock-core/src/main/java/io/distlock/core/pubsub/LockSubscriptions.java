@@ -1,0 +1,109 @@
+package io.distlock.core.pubsub;
+
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.lettuce.core.pubsub.api.async.RedisPubSubAsyncCommands;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The client's lock channel subscriptions, all multiplexed on one pub/sub connection. One Redis
+ * subscription per channel however many threads wait on it, reference counted: subscribed by the
+ * first waiter, unsubscribed when the last one leaves. Subscribe and unsubscribe of one channel
+ * are issued under that channel's map entry, so they reach Redis in the order they were decided.
+ *
+ * <p>After a reconnect Lettuce subscribes again by itself; a message published while the
+ * connection was down is lost, so on that re-subscription every waiter of the channel is woken
+ * to try again.
+ */
+public final class LockSubscriptions {
+
+    private final RedisPubSubAsyncCommands<String, String> commands;
+    private final ConcurrentHashMap<String, WakeUpChannel> channels = new ConcurrentHashMap<>();
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    /**
+     * @param connection the client's dedicated pub/sub connection
+     */
+    public LockSubscriptions(StatefulRedisPubSubConnection<String, String> connection) {
+        this.commands = connection.async();
+        connection.addListener(new RedisPubSubAdapter<>() {
+            @Override
+            public void message(String channel, String message) {
+                WakeUpChannel waiters = channels.get(channel);
+                if (waiters != null) {
+                    waiters.wakeOne();
+                }
+            }
+
+            @Override
+            public void subscribed(String channel, long count) {
+                WakeUpChannel waiters = channels.get(channel);
+                if (waiters != null && waiters.subscribed.isDone() && !waiters.subscribed.isCompletedExceptionally()) {
+                    // A re-subscription after reconnect: releases made while we were away
+                    // published to nobody, so let a waiter look again.
+                    waiters.wakeOne();
+                }
+            }
+        });
+    }
+
+    /**
+     * Joins the waiters of a channel, subscribing in Redis if this is the first one. Wait for
+     * {@link WakeUpChannel#subscribed()} before relying on wake-ups, and
+     * {@link #leave(WakeUpChannel)} whatever the outcome.
+     *
+     * @param channel the lock's channel
+     * @return the channel's waiters
+     */
+    public WakeUpChannel join(String channel) {
+        return channels.compute(channel, (name, current) -> {
+            WakeUpChannel waiters = current;
+            if (waiters == null) {
+                waiters = new WakeUpChannel(name, closed);
+                CompletableFuture<Void> subscribed = waiters.subscribed;
+                commands.subscribe(name).whenComplete((ok, error) -> {
+                    if (error != null) {
+                        subscribed.completeExceptionally(error);
+                    } else {
+                        subscribed.complete(null);
+                    }
+                });
+            }
+            waiters.references++;
+            return waiters;
+        });
+    }
+
+    /**
+     * Leaves a channel joined with {@link #join(String)}; the last one to leave unsubscribes.
+     *
+     * @param waiters what {@link #join(String)} returned (or would have)
+     */
+    public void leave(WakeUpChannel waiters) {
+        channels.computeIfPresent(waiters.channel(), (name, current) -> {
+            if (current != waiters || --current.references > 0) {
+                return current;
+            }
+            commands.unsubscribe(name);
+            return null;
+        });
+    }
+
+    /**
+     * The client is closing: every current and later wait ends at once, so waiting acquisitions
+     * try once more and fail on the closed connection instead of sleeping on a timer that will
+     * never fire.
+     */
+    public void close() {
+        closed.set(true);
+        channels.values().forEach(WakeUpChannel::endAllWaits);
+    }
+
+    /** @return number of channels subscribed now (for tests and diagnostics) */
+    public int activeChannels() {
+        return channels.size();
+    }
+}

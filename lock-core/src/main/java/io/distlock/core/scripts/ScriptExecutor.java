@@ -1,0 +1,54 @@
+package io.distlock.core.scripts;
+
+import io.lettuce.core.RedisNoScriptException;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Runs {@link LuaScript}s with {@code EVALSHA}, one round trip when the server has the script
+ * cached. When it does not ({@code NOSCRIPT}: first use, after a restart, a failover or
+ * {@code SCRIPT FLUSH}), the script is sent once with {@code EVAL}, which also caches it, and the
+ * call goes on from there.
+ */
+public final class ScriptExecutor {
+
+    private final RedisScriptingAsyncCommands<String, String> commands;
+
+    /**
+     * @param commands the asynchronous scripting commands of a shared connection
+     */
+    public ScriptExecutor(RedisScriptingAsyncCommands<String, String> commands) {
+        this.commands = commands;
+    }
+
+    /**
+     * Runs a script.
+     *
+     * @param script the script
+     * @param output how Lettuce decodes the reply
+     * @param keys   every key the script touches (all in one hash slot)
+     * @param args   the script's ARGV
+     * @param <T>    reply type for {@code output}
+     * @return the reply
+     */
+    public <T> CompletableFuture<T> run(LuaScript script, ScriptOutputType output, String[] keys, String... args) {
+        CompletionStage<T> bySha = commands.evalsha(script.sha1(), output, keys, args);
+        return bySha.toCompletableFuture().exceptionallyCompose(error -> {
+            if (isNoScript(error)) {
+                CompletionStage<T> bySource = commands.eval(script.source(), output, keys, args);
+                return bySource;
+            }
+            return CompletableFuture.failedFuture(error);
+        });
+    }
+
+    private static boolean isNoScript(Throwable error) {
+        Throwable e = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        return e instanceof RedisNoScriptException
+                || (e.getMessage() != null && e.getMessage().startsWith("NOSCRIPT"));
+    }
+}

@@ -1,0 +1,12 @@
+-- Delete a lock whoever holds it, and wake its waiters.
+--
+-- KEYS[1]  lock hash
+-- KEYS[2]  the lock's wake-up channel
+-- ARGV[1]  message published when the lock was deleted
+--
+-- Returns  1 when a lock was deleted, 0 when there was none
+if redis.call('del', KEYS[1]) == 1 then
+    redis.call('publish', KEYS[2], ARGV[1])
+    return 1
+end
+return 0

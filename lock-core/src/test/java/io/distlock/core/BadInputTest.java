@@ -1,0 +1,122 @@
+package io.distlock.core;
+
+import io.distlock.test.RedisExtension;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+@Timeout(30)
+class BadInputTest {
+
+    @RegisterExtension
+    static RedisExtension redis = RedisExtension.single();
+
+    private static final TestClients clients = new TestClients();
+    private static LockClient client;
+
+    @BeforeAll
+    static void openClient() {
+        client = clients.open(redis.server());
+    }
+
+    @AfterAll
+    static void closeClient() {
+        clients.close();
+    }
+
+    @Test
+    void lockNamesMustBePresentAndNotBlank() {
+        assertThatThrownBy(() -> client.getLock(null))
+                .isInstanceOf(NullPointerException.class).hasMessageContaining("name");
+        assertThatThrownBy(() -> client.getLock(""))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("name");
+        assertThatThrownBy(() -> client.getLock(" \t"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("blank");
+    }
+
+    @Test
+    void builderSettingsAreChecked() {
+        assertThatThrownBy(() -> LockClient.builder().keyPrefix("app:{x}:"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("keyPrefix");
+        assertThatThrownBy(() -> LockClient.builder().keyPrefix(null))
+                .isInstanceOf(NullPointerException.class).hasMessageContaining("keyPrefix");
+        assertThatThrownBy(() -> LockClient.builder().watchdogTimeout(Duration.ofSeconds(-1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("watchdogTimeout");
+        assertThatThrownBy(() -> LockClient.builder().watchdogTimeout(Duration.ofMillis(10)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 100 ms");
+        assertThatThrownBy(() -> LockClient.builder().commandTimeout(Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("commandTimeout");
+        assertThatThrownBy(() -> LockClient.builder().redisUri(null))
+                .isInstanceOf(NullPointerException.class).hasMessageContaining("redisUri");
+        assertThatThrownBy(() -> LockClient.builder().listener(null))
+                .isInstanceOf(NullPointerException.class).hasMessageContaining("listener");
+    }
+
+    @Test
+    void aTargetMustBeGivenExactlyOnce() {
+        assertThatThrownBy(() -> LockClient.builder().build())
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("redisUri");
+    }
+
+    @Test
+    void malformedUrisAreRejectedWithoutShowingThePassword() {
+        assertThatThrownBy(() -> LockClient.builder().redisUri("localhost:6379").build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("redisUri")
+                .hasMessageContaining("redis://");
+        assertThatThrownBy(() -> LockClient.builder().redisUri("http://user:hunter2@localhost:6379").build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageNotContaining("hunter2");
+    }
+
+    @Test
+    void timeUnitsMustBeGiven() {
+        RedisLock lock = client.getLock("units");
+        assertThatThrownBy(() -> lock.tryLock(1, null))
+                .isInstanceOf(NullPointerException.class).hasMessageContaining("unit");
+        assertThatThrownBy(() -> lock.lock(1, null))
+                .isInstanceOf(NullPointerException.class).hasMessageContaining("unit");
+        assertThatThrownBy(() -> lock.tryLockAsync(1, 1, null, "h"))
+                .isInstanceOf(NullPointerException.class).hasMessageContaining("unit");
+    }
+
+    @Test
+    void asyncHoldersMustBePresentAndNotBlank() {
+        RedisLock lock = client.getLock("holders");
+        assertThatThrownBy(() -> lock.tryLockAsync(0, 0, TimeUnit.SECONDS, null))
+                .isInstanceOf(NullPointerException.class).hasMessageContaining("holderId");
+        assertThatThrownBy(() -> lock.tryLockAsync(0, 0, TimeUnit.SECONDS, " "))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("holderId");
+        assertThatThrownBy(() -> lock.unlockAsync(""))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("holderId");
+    }
+
+    @Test
+    void templateDurationsAreChecked() {
+        LockTemplate template = new LockTemplate(client);
+        assertThatThrownBy(() -> template.execute("t", Duration.ofSeconds(-1), null, () -> 1))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("waitTime");
+        assertThatThrownBy(() -> template.execute("t", null, Duration.ofMillis(-5), () -> 1))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("leaseTime");
+        assertThatThrownBy(() -> template.execute("t", null, null, null))
+                .isInstanceOf(NullPointerException.class).hasMessageContaining("action");
+        assertThatThrownBy(() -> new LockTemplate(client, Duration.ofSeconds(-3)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("defaultWaitTime");
+        assertThatThrownBy(() -> new LockTemplate(null))
+                .isInstanceOf(NullPointerException.class).hasMessageContaining("client");
+    }
+
+    @Test
+    void aClosedClientRefusesNewLocks() {
+        LockClient closed = new TestClients().open(redis.server());
+        closed.close();
+        assertThatThrownBy(() -> closed.getLock("late"))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+    }
+}

@@ -1,0 +1,48 @@
+package io.distlock.core;
+
+import io.distlock.test.JavaProcess;
+import io.distlock.test.RedisExtension;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+@Timeout(90)
+class HolderCrashTest {
+
+    private static final long WATCHDOG_MS = 2_000;
+
+    @RegisterExtension
+    static RedisExtension redis = RedisExtension.single();
+
+    private final TestClients clients = new TestClients();
+
+    @AfterEach
+    void closeClients() {
+        clients.close();
+    }
+
+    @Test
+    void aHolderKilledWithSigkillLosesTheLockWithinTheWatchdogTimeout() throws Exception {
+        try (JavaProcess holder = JavaProcess.start(LockHolderMain.class,
+                redis.server().uri(), "crash", Long.toString(WATCHDOG_MS))) {
+            holder.awaitLine("LOCKED", Duration.ofSeconds(30));
+            RedisLock lock = clients.open(redis.server()).getLock("crash");
+            // Held well past one watchdog timeout: the child's watchdog renews it.
+            assertThat(lock.tryLock(WATCHDOG_MS + 500, TimeUnit.MILLISECONDS)).isFalse();
+
+            holder.kill();
+            long killedAt = System.nanoTime();
+            assertThat(lock.tryLock(WATCHDOG_MS * 3, TimeUnit.MILLISECONDS)).isTrue();
+            long takeoverMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt);
+
+            assertThat(takeoverMs).as("time from SIGKILL to takeover").isLessThanOrEqualTo(WATCHDOG_MS + 500);
+            lock.unlock();
+        }
+    }
+}

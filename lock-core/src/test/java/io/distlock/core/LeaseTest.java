@@ -1,0 +1,128 @@
+package io.distlock.core;
+
+import io.distlock.test.RedisExtension;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import static io.distlock.core.TestClients.awaitTrue;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+@Timeout(60)
+class LeaseTest {
+
+    private static final Duration WATCHDOG = Duration.ofMillis(600);
+
+    @RegisterExtension
+    static RedisExtension redis = RedisExtension.single();
+
+    private final TestClients clients = new TestClients();
+
+    @AfterEach
+    void closeClients() {
+        clients.close();
+    }
+
+    @Test
+    void explicitLeaseExpiresAndTheLateUnlockReportsTheLoss() throws Exception {
+        RecordingListener events = new RecordingListener();
+        LockClient holder = clients.open(redis.server(), b -> b.listener(events));
+        RedisLock lock = holder.getLock("lease");
+        assertThat(lock.tryLock(0, 400, TimeUnit.MILLISECONDS)).isTrue();
+        assertThat(lock.remainingTimeToLive()).isBetween(1L, 400L);
+        assertThat(holder.watchdogHoldCount()).isZero();
+
+        RedisLock other = clients.open(redis.server()).getLock("lease");
+        long start = System.nanoTime();
+        assertThat(other.tryLock(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(2_000);
+
+        assertThatThrownBy(lock::unlock)
+                .isInstanceOf(LockLostException.class)
+                .hasMessageContaining("lease");
+        assertThat(events.lost).singleElement().satisfies(e -> assertThat(e.lockName()).isEqualTo("lease"));
+        assertThat(other.isHeldByCurrentThread()).isTrue();
+        other.unlock();
+    }
+
+    @Test
+    void watchdogKeepsTheLockWellPastItsTimeoutAndStopsAfterUnlock() {
+        RecordingListener events = new RecordingListener();
+        LockClient client = clients.open(redis.server(), b -> b.watchdogTimeout(WATCHDOG).listener(events));
+        RedisLock lock = client.getLock("watched");
+        lock.lock();
+        assertThat(client.watchdogHoldCount()).isEqualTo(1);
+
+        long until = System.nanoTime() + WATCHDOG.multipliedBy(4).toNanos();
+        awaitTrue("four watchdog timeouts passed with the lock held", WATCHDOG.multipliedBy(8), () -> {
+            assertThat(lock.isHeldByCurrentThread()).isTrue();
+            assertThat(lock.remainingTimeToLive()).isPositive();
+            return System.nanoTime() > until;
+        });
+        assertThat(events.renewed.size()).isGreaterThanOrEqualTo(8);
+        assertThat(events.lost).isEmpty();
+
+        lock.unlock();
+        assertThat(client.watchdogHoldCount()).isZero();
+        int renewalsAtUnlock = events.renewed.size();
+        long later = System.nanoTime() + WATCHDOG.toNanos();
+        awaitTrue("one more watchdog timeout passed", WATCHDOG.multipliedBy(3), () -> System.nanoTime() > later);
+        assertThat(events.renewed.size()).isLessThanOrEqualTo(renewalsAtUnlock + 1);
+        assertThat(lock.isLocked()).isFalse();
+    }
+
+    @Test
+    void watchdogReportsALeaseDeletedBehindItsBack() {
+        RecordingListener events = new RecordingListener();
+        LockClient client = clients.open(redis.server(), b -> b.watchdogTimeout(WATCHDOG).listener(events));
+        RedisLock lock = client.getLock("deleted");
+        lock.lock();
+
+        redis.server().command("DEL", "distlock:{deleted}");
+
+        awaitTrue("the watchdog reported the loss", WATCHDOG.multipliedBy(3), () -> !events.lost.isEmpty());
+        assertThat(events.lost).singleElement().satisfies(e -> {
+            assertThat(e.lockName()).isEqualTo("deleted");
+            assertThat(e.holderId()).startsWith(client.clientId());
+        });
+        assertThat(client.watchdogHoldCount()).isZero();
+        assertThatThrownBy(lock::unlock).isInstanceOf(LockLostException.class);
+        assertThat(events.lost).hasSize(1);
+        assertThatThrownBy(lock::unlock).isInstanceOf(IllegalMonitorStateException.class)
+                .isNotInstanceOf(LockLostException.class);
+    }
+
+    @Test
+    void eachUnlockOfALostReentrantHoldThrows() {
+        LockClient client = clients.open(redis.server(), b -> b.watchdogTimeout(WATCHDOG));
+        RedisLock lock = client.getLock("lost-twice");
+        lock.lock();
+        lock.lock();
+        assertThat(lock.forceUnlock()).isTrue();
+
+        assertThatThrownBy(lock::unlock).isInstanceOf(LockLostException.class);
+        assertThatThrownBy(lock::unlock).isInstanceOf(LockLostException.class);
+        assertThatThrownBy(lock::unlock).isNotInstanceOf(LockLostException.class)
+                .isInstanceOf(IllegalMonitorStateException.class);
+    }
+
+    @Test
+    void reacquiringAfterASilentlyExpiredLeaseReportsTheOldHoldLost() throws Exception {
+        RecordingListener events = new RecordingListener();
+        RedisLock lock = clients.open(redis.server(), b -> b.listener(events)).getLock("silent");
+        assertThat(lock.tryLock(0, 200, TimeUnit.MILLISECONDS)).isTrue();
+        awaitTrue("the lease expired", Duration.ofSeconds(5), () -> !lock.isLocked());
+
+        assertThat(lock.tryLock(0, 10_000, TimeUnit.MILLISECONDS)).isTrue();
+
+        assertThat(events.lost).hasSize(1);
+        assertThat(lock.getHoldCount()).isEqualTo(1);
+        lock.unlock();
+        assertThat(lock.isLocked()).isFalse();
+    }
+}

@@ -1,0 +1,29 @@
+package io.distlock.core;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Child JVM for crash tests: takes a watchdog lock, prints {@code LOCKED}, and holds it until
+ * killed (or, as a safety net, for at most 60 s).
+ *
+ * <p>Arguments: Redis URI, lock name, watchdog timeout in milliseconds.
+ */
+public final class LockHolderMain {
+
+    private LockHolderMain() {
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        LockClient client = LockClient.builder()
+                .redisUri(args[0])
+                .watchdogTimeout(Duration.ofMillis(Long.parseLong(args[2])))
+                .build();
+        RedisLock lock = client.getLock(args[1]);
+        lock.lock();
+        System.out.println("LOCKED " + client.clientId());
+        System.out.flush();
+        TimeUnit.SECONDS.sleep(60);
+        System.exit(1);
+    }
+}

@@ -1,0 +1,81 @@
+package io.distlock.core;
+
+import io.distlock.test.RedisExtension;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+@Timeout(30)
+class LockTemplateTest {
+
+    @RegisterExtension
+    static RedisExtension redis = RedisExtension.single();
+
+    private final TestClients clients = new TestClients();
+
+    @AfterEach
+    void closeClients() {
+        clients.close();
+    }
+
+    @Test
+    void executeRunsTheActionUnderTheLockAndReturnsItsResult() {
+        LockClient client = clients.open(redis.server());
+        LockTemplate template = new LockTemplate(client);
+
+        String result = template.execute("order:42", Duration.ofSeconds(3), null,
+                () -> client.getLock("order:42").isHeldByCurrentThread() ? "held" : "not held");
+
+        assertThat(result).isEqualTo("held");
+        assertThat(client.getLock("order:42").isLocked()).isFalse();
+    }
+
+    @Test
+    void theLockIsReleasedWhenTheActionThrows() {
+        LockClient client = clients.open(redis.server());
+        LockTemplate template = new LockTemplate(client);
+        assertThatThrownBy(() -> template.run("failing", null, null, () -> {
+            throw new IllegalStateException("boom");
+        })).hasMessage("boom");
+        assertThat(client.getLock("failing").isLocked()).isFalse();
+    }
+
+    @Test
+    void notAcquiringInTimeThrowsLockAcquisitionExceptionNamingLockAndWait() throws Exception {
+        RedisLock held = clients.open(redis.server()).getLock("busy");
+        held.lock();
+        try {
+            LockTemplate template = new LockTemplate(clients.open(redis.server()));
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> template.execute("busy", Duration.ofMillis(300), null, () -> "never"))
+                    .isInstanceOf(LockAcquisitionException.class)
+                    .hasMessageContaining("busy")
+                    .hasMessageContaining("300 ms");
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isBetween(250L, 2_000L);
+        } finally {
+            held.unlock();
+        }
+    }
+
+    @Test
+    void handlesReleaseOnCloseOnce() throws Exception {
+        LockClient client = clients.open(redis.server());
+        LockTemplate template = new LockTemplate(client, Duration.ofSeconds(1));
+        try (LockHandle handle = template.acquire("handle", null, Duration.ofSeconds(10))) {
+            assertThat(handle.name()).isEqualTo("handle");
+            assertThat(handle.lock().remainingTimeToLive()).isBetween(1L, 10_000L);
+            assertThat(CompletableFuture.supplyAsync(() -> client.getLock("handle").tryLock())
+                    .get(5, TimeUnit.SECONDS)).isFalse();
+            handle.close();
+        }
+        assertThat(client.getLock("handle").isLocked()).isFalse();
+    }
+}

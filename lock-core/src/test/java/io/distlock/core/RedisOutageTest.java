@@ -1,0 +1,131 @@
+package io.distlock.core;
+
+import io.distlock.test.RedisExtension;
+import io.distlock.test.RedisServer;
+import io.distlock.test.RedisServerOptions;
+import io.distlock.test.RedisServers;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import static io.distlock.core.TestClients.awaitTrue;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+@Timeout(90)
+class RedisOutageTest {
+
+    @RegisterExtension
+    static RedisExtension redis = RedisExtension.single();
+
+    private final TestClients clients = new TestClients();
+
+    @AfterEach
+    void closeClients() {
+        clients.close();
+    }
+
+    @Test
+    void redisStoppedGivesErrorsNotHangsAndTheClientRecoversAfterRestart() throws Exception {
+        LockClient client = clients.open(redis.server(), b -> b.commandTimeout(Duration.ofSeconds(1)));
+        RedisLock lock = client.getLock("outage");
+        lock.lock();
+        lock.unlock();
+
+        redis.server().stop();
+
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> lock.tryLock(5, TimeUnit.SECONDS))
+                .isInstanceOf(LockException.class)
+                .hasMessageContaining("outage");
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(4_000);
+        assertThatThrownBy(lock::lock).isInstanceOf(LockException.class);
+        assertThatThrownBy(lock::isLocked).isInstanceOf(LockException.class);
+
+        redis.server().start();
+
+        awaitTrue("the client reconnected and acquires again", Duration.ofSeconds(30), () -> {
+            try {
+                return lock.tryLock(100, TimeUnit.MILLISECONDS);
+            } catch (LockException | InterruptedException e) {
+                return false;
+            }
+        });
+        assertThat(lock.isHeldByCurrentThread()).isTrue();
+        lock.unlock();
+        assertThat(lock.isLocked()).isFalse();
+    }
+
+    /**
+     * The release reaches a paused Redis: the caller times out, Redis applies it later. A retry
+     * must neither throw nor release a second hold.
+     */
+    @Test
+    void anUnconfirmedUnlockCanBeRetriedSafely() {
+        LockClient client = clients.open(redis.server(), b -> b.commandTimeout(Duration.ofMillis(500)));
+        RedisLock lock = client.getLock("retry");
+        lock.lock();
+        lock.lock();
+
+        redis.server().pause();
+        try {
+            assertThatThrownBy(lock::unlock)
+                    .isInstanceOf(LockException.class)
+                    .hasMessageContaining("safe");
+        } finally {
+            redis.server().resume();
+        }
+
+        awaitTrue("the client is usable again", Duration.ofSeconds(10), () -> {
+            try {
+                lock.unlock();
+                return true;
+            } catch (LockException e) {
+                return false;
+            }
+        });
+        assertThat(lock.getHoldCount()).as("the retried release did not release twice").isEqualTo(1);
+        lock.unlock();
+        assertThat(lock.isLocked()).isFalse();
+    }
+
+    @Test
+    void unreachableRedisFailsTheBuildWithAClearMessage() throws Exception {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> LockClient.builder()
+                .redisUri("redis://127.0.0.1:" + closedPort)
+                .commandTimeout(Duration.ofSeconds(1))
+                .build())
+                .isInstanceOf(LockException.class)
+                .hasMessageContaining("connect to Redis at redis://127.0.0.1:" + closedPort)
+                .hasMessageContaining("reachable");
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(5_000);
+    }
+
+    @Test
+    void wrongPasswordFailsTheBuildWithoutShowingThePassword() {
+        try (RedisServer secured = RedisServers.start(RedisServerOptions.defaults().withPassword("right-secret"))) {
+            String uri = "redis://:wrong-secret@" + secured.host() + ":" + secured.port();
+            assertThatThrownBy(() -> LockClient.builder().redisUri(uri).build())
+                    .isInstanceOf(LockException.class)
+                    .hasMessageContaining("credentials")
+                    .hasMessageNotContaining("wrong-secret");
+
+            String good = "redis://:right-secret@" + secured.host() + ":" + secured.port();
+            try (LockClient client = LockClient.builder().redisUri(good).build()) {
+                RedisLock lock = client.getLock("secured");
+                lock.lock();
+                lock.unlock();
+            }
+        }
+    }
+}

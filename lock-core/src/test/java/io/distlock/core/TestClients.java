@@ -1,0 +1,55 @@
+package io.distlock.core;
+
+import io.distlock.test.RedisServer;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+
+/**
+ * Opens {@link LockClient}s against a test server and closes them all after the test.
+ */
+final class TestClients implements AutoCloseable {
+
+    private final List<LockClient> clients = new ArrayList<>();
+
+    LockClient open(RedisServer server) {
+        return open(server, builder -> { });
+    }
+
+    LockClient open(RedisServer server, Consumer<LockClient.Builder> settings) {
+        LockClient.Builder builder = LockClient.builder()
+                .redisUri(server.uri())
+                .commandTimeout(Duration.ofSeconds(2));
+        settings.accept(builder);
+        LockClient client = builder.build();
+        clients.add(client);
+        return client;
+    }
+
+    @Override
+    public void close() {
+        clients.forEach(LockClient::close);
+        clients.clear();
+    }
+
+    /**
+     * Polls until the condition holds, failing after the timeout.
+     */
+    static void awaitTrue(String what, Duration timeout, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("Timed out after " + timeout.toMillis() + " ms waiting until " + what);
+            }
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted while waiting until " + what, e);
+            }
+        }
+    }
+}

@@ -1,0 +1,253 @@
+package io.distlock.core;
+
+import io.distlock.test.RedisExtension;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static io.distlock.core.TestClients.awaitTrue;
+import static org.assertj.core.api.Assertions.assertThat;
+
+@Timeout(60)
+class WaitingTest {
+
+    @RegisterExtension
+    static RedisExtension redis = RedisExtension.single();
+
+    private final TestClients clients = new TestClients();
+
+    @AfterEach
+    void closeClients() {
+        clients.close();
+    }
+
+    @Test
+    void tryLockHonoursItsWaitTime() throws Exception {
+        RedisLock held = clients.open(redis.server()).getLock("wait-time");
+        held.lock();
+        try {
+            RedisLock waiter = clients.open(redis.server()).getLock("wait-time");
+            long start = System.nanoTime();
+            boolean acquired = waiter.tryLock(500, TimeUnit.MILLISECONDS);
+            long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+
+            assertThat(acquired).isFalse();
+            assertThat(elapsedMs).isBetween(450L, 2_000L);
+            assertThat(waiter.tryLock()).isFalse();
+        } finally {
+            held.unlock();
+        }
+    }
+
+    /**
+     * The holder's lease is 30 s (watchdog), so only the release message can wake the waiter in
+     * milliseconds: a polling waiter would show its polling interval here.
+     */
+    @Test
+    void waiterWakesWithinMillisecondsOfTheRelease() throws Exception {
+        LockClient holderClient = clients.open(redis.server());
+        LockClient waiterClient = clients.open(redis.server());
+        RedisLock holderLock = holderClient.getLock("hand-off");
+        RedisLock waiterLock = waiterClient.getLock("hand-off");
+        int rounds = 25;
+        long[] latenciesMicros = new long[rounds];
+        ExecutorService waiterThread = Executors.newSingleThreadExecutor();
+        try {
+            for (int round = 0; round < rounds; round++) {
+                holderLock.lock();
+                AtomicReference<Long> acquiredAt = new AtomicReference<>();
+                Future<?> waiting = waiterThread.submit(() -> {
+                    waiterLock.lock();
+                    acquiredAt.set(System.nanoTime());
+                    waiterLock.unlock();
+                });
+                awaitTrue("the waiter is subscribed", Duration.ofSeconds(5),
+                        () -> waiterClient.activeSubscriptions() == 1);
+                long releasedAt = System.nanoTime();
+                holderLock.unlock();
+                waiting.get(10, TimeUnit.SECONDS);
+                latenciesMicros[round] = TimeUnit.NANOSECONDS.toMicros(acquiredAt.get() - releasedAt);
+            }
+        } finally {
+            waiterThread.shutdownNow();
+        }
+        Arrays.sort(latenciesMicros);
+        long median = latenciesMicros[rounds / 2];
+        assertThat(median).as("median hand-off latency in µs, all: %s", Arrays.toString(latenciesMicros))
+                .isLessThan(20_000);
+    }
+
+    @Test
+    void interruptingAWaiterThrowsAndCleansUp() throws Exception {
+        RecordingListener events = new RecordingListener();
+        RedisLock held = clients.open(redis.server()).getLock("interrupt");
+        LockClient waiterClient = clients.open(redis.server(), b -> b.listener(events));
+        RedisLock waiter = waiterClient.getLock("interrupt");
+        held.lock();
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        CountDownLatch done = new CountDownLatch(1);
+        Thread thread = new Thread(() -> {
+            try {
+                waiter.lockInterruptibly();
+            } catch (Throwable t) {
+                thrown.set(t);
+            } finally {
+                done.countDown();
+            }
+        });
+        thread.start();
+        awaitTrue("the waiter is subscribed", Duration.ofSeconds(5), () -> waiterClient.activeSubscriptions() == 1);
+
+        thread.interrupt();
+
+        assertThat(done.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(thrown.get()).isInstanceOf(InterruptedException.class);
+        awaitTrue("the subscription is gone", Duration.ofSeconds(5), () -> waiterClient.activeSubscriptions() == 0);
+        assertThat(events.failed).singleElement().satisfies(e -> {
+            assertThat(e.failure()).isEqualTo(LockEvent.Failure.INTERRUPTED);
+            assertThat(e.waited()).isTrue();
+        });
+        held.unlock();
+        assertThat(held.isLocked()).isFalse();
+    }
+
+    @Test
+    void tryLockWithTimeoutIsInterruptibleToo() throws Exception {
+        RedisLock held = clients.open(redis.server()).getLock("interrupt-try");
+        LockClient waiterClient = clients.open(redis.server());
+        held.lock();
+        try {
+            CompletableFuture<Throwable> outcome = new CompletableFuture<>();
+            Thread thread = new Thread(() -> {
+                try {
+                    waiterClient.getLock("interrupt-try").tryLock(20, TimeUnit.SECONDS);
+                    outcome.complete(null);
+                } catch (Throwable t) {
+                    outcome.complete(t);
+                }
+            });
+            thread.start();
+            awaitTrue("the waiter is subscribed", Duration.ofSeconds(5), () -> waiterClient.activeSubscriptions() == 1);
+            thread.interrupt();
+            assertThat(outcome.get(5, TimeUnit.SECONDS)).isInstanceOf(InterruptedException.class);
+            awaitTrue("the subscription is gone", Duration.ofSeconds(5), () -> waiterClient.activeSubscriptions() == 0);
+        } finally {
+            held.unlock();
+        }
+    }
+
+    @Test
+    void uninterruptibleLockKeepsWaitingAndKeepsTheInterruptStatus() throws Exception {
+        RedisLock held = clients.open(redis.server()).getLock("uninterruptible");
+        LockClient waiterClient = clients.open(redis.server());
+        held.lock();
+        CompletableFuture<Boolean> interruptedAfterLock = new CompletableFuture<>();
+        Thread thread = new Thread(() -> {
+            RedisLock lock = waiterClient.getLock("uninterruptible");
+            lock.lock();
+            interruptedAfterLock.complete(Thread.currentThread().isInterrupted());
+            lock.unlock();
+        });
+        thread.start();
+        awaitTrue("the waiter is subscribed", Duration.ofSeconds(5), () -> waiterClient.activeSubscriptions() == 1);
+        thread.interrupt();
+        long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300);
+        awaitTrue("300 ms passed", Duration.ofSeconds(2), () -> System.nanoTime() > until);
+        assertThat(thread.isAlive()).isTrue();
+        assertThat(interruptedAfterLock).isNotDone();
+
+        held.unlock();
+
+        assertThat(interruptedAfterLock.get(5, TimeUnit.SECONDS)).isTrue();
+    }
+
+    /**
+     * Eight threads of one JVM wait for a lock that another client holds for a while. They must
+     * sleep on the subscription, not poll: the number of lock script calls stays small however
+     * long they wait, and each release wakes one of them.
+     */
+    @Test
+    void localWaitersDoNotHammerRedis() throws Exception {
+        RedisLock held = clients.open(redis.server()).getLock("crowd");
+        LockClient waiterClient = clients.open(redis.server());
+        int waiters = 8;
+        held.lock();
+        redis.server().command("CONFIG", "RESETSTAT");
+        ExecutorService pool = Executors.newFixedThreadPool(waiters);
+        try {
+            List<Future<?>> results = new ArrayList<>();
+            for (int i = 0; i < waiters; i++) {
+                results.add(pool.submit(() -> {
+                    RedisLock lock = waiterClient.getLock("crowd");
+                    lock.lock();
+                    lock.unlock();
+                    return null;
+                }));
+            }
+            awaitTrue("all waiters are waiting", Duration.ofSeconds(5), () -> lockScriptCalls() >= 2L * waiters);
+            long callsWhileHeld = lockScriptCalls();
+            long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1500);
+            awaitTrue("1.5 s passed", Duration.ofSeconds(3), () -> System.nanoTime() > until);
+            assertThat(lockScriptCalls()).as("lock attempts while the lock stayed held").isEqualTo(callsWhileHeld);
+
+            held.unlock();
+            for (Future<?> result : results) {
+                result.get(10, TimeUnit.SECONDS);
+            }
+            assertThat(lockScriptCalls() - callsWhileHeld)
+                    .as("lock attempts to hand the lock through %d waiters", waiters)
+                    .isLessThanOrEqualTo(4L * waiters);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void closingTheClientEndsItsWaitersWithAnException() throws Exception {
+        RedisLock held = clients.open(redis.server()).getLock("closing");
+        LockClient waiterClient = LockClient.builder().redisUri(redis.server().uri()).build();
+        held.lock();
+        try {
+            CompletableFuture<Throwable> outcome = CompletableFuture.supplyAsync(() -> {
+                try {
+                    waiterClient.getLock("closing").lock();
+                    return null;
+                } catch (Throwable t) {
+                    return t;
+                }
+            });
+            awaitTrue("the waiter is subscribed", Duration.ofSeconds(5), () -> waiterClient.activeSubscriptions() == 1);
+
+            waiterClient.close();
+
+            assertThat(outcome.get(10, TimeUnit.SECONDS)).isInstanceOf(LockException.class);
+        } finally {
+            held.unlock();
+        }
+    }
+
+    private long lockScriptCalls() {
+        String stats = redis.server().commandString("INFO", "commandstats");
+        long calls = 0;
+        Matcher m = Pattern.compile("cmdstat_(evalsha|eval):calls=(\\d+)").matcher(stats);
+        while (m.find()) {
+            calls += Long.parseLong(m.group(2));
+        }
+        return calls;
+    }
+}
