@@ -148,7 +148,9 @@ final class Acquisition {
     }
 
     private void sleepUntilWoken(long holderTtlMillis) {
-        long bound = holderTtlMillis > 0 ? holderTtlMillis : engine.watchdogLeaseMillis();
+        // 0: the lease ends within the millisecond; -1: no lease at all (foreign key), so bound the
+        // sleep by our own lease as a safety net instead of trusting a message to come.
+        long bound = holderTtlMillis >= 0 ? holderTtlMillis : engine.watchdogLeaseMillis();
         CompletableFuture<Boolean> wake = channel.awaitWakeUp(Math.min(bound, remainingMillis()), engine.scheduler());
         sleep = wake;
         if (state.get() != RUNNING) {

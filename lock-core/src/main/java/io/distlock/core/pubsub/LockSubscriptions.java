@@ -41,7 +41,7 @@ public final class LockSubscriptions {
             @Override
             public void subscribed(String channel, long count) {
                 WakeUpChannel waiters = channels.get(channel);
-                if (waiters != null && waiters.subscribed.isDone() && !waiters.subscribed.isCompletedExceptionally()) {
+                if (waiters != null && waiters.confirmations.incrementAndGet() > 1) {
                     // A re-subscription after reconnect: releases made while we were away
                     // published to nobody, so let a waiter look again.
                     waiters.wakeOne();
@@ -64,13 +64,17 @@ public final class LockSubscriptions {
             if (waiters == null) {
                 waiters = new WakeUpChannel(name, closed);
                 CompletableFuture<Void> subscribed = waiters.subscribed;
-                commands.subscribe(name).whenComplete((ok, error) -> {
-                    if (error != null) {
-                        subscribed.completeExceptionally(error);
-                    } else {
-                        subscribed.complete(null);
-                    }
-                });
+                try {
+                    commands.subscribe(name).whenComplete((ok, error) -> {
+                        if (error != null) {
+                            subscribed.completeExceptionally(error);
+                        } else {
+                            subscribed.complete(null);
+                        }
+                    });
+                } catch (RuntimeException e) {
+                    subscribed.completeExceptionally(e);
+                }
             }
             waiters.references++;
             return waiters;
@@ -87,7 +91,11 @@ public final class LockSubscriptions {
             if (current != waiters || --current.references > 0) {
                 return current;
             }
-            commands.unsubscribe(name);
+            try {
+                commands.unsubscribe(name);
+            } catch (RuntimeException e) {
+                // The connection is closed or broken: there is no subscription left to end.
+            }
             return null;
         });
     }

@@ -2,10 +2,12 @@ package io.distlock.core.pubsub;
 
 import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -26,6 +28,8 @@ public final class WakeUpChannel {
     private boolean pendingWakeUp;
     /** Guarded by the map entry of {@link LockSubscriptions}. */
     int references;
+    /** Subscriptions Redis confirmed for this channel: more than one means Lettuce re-subscribed. */
+    final AtomicInteger confirmations = new AtomicInteger();
     /** Completes when Redis confirmed the subscription. */
     final CompletableFuture<Void> subscribed = new CompletableFuture<>();
 
@@ -68,8 +72,13 @@ public final class WakeUpChannel {
         } finally {
             lock.unlock();
         }
-        ScheduledFuture<?> timeout = timer.schedule(() -> timeOut(waiter), Math.max(1, timeoutMillis), TimeUnit.MILLISECONDS);
-        waiter.whenComplete((woken, error) -> timeout.cancel(false));
+        try {
+            ScheduledFuture<?> timeout = timer.schedule(() -> timeOut(waiter), Math.max(1, timeoutMillis),
+                    TimeUnit.MILLISECONDS);
+            waiter.whenComplete((woken, error) -> timeout.cancel(false));
+        } catch (RejectedExecutionException e) {
+            timeOut(waiter); // the client is closing: end the wait now
+        }
         return waiter;
     }
 
