@@ -1,8 +1,6 @@
 package io.distlock.core;
 
 import io.distlock.test.RedisExtension;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -18,21 +16,12 @@ class BadInputTest {
     @RegisterExtension
     static RedisExtension redis = RedisExtension.single();
 
-    private static final TestClients clients = new TestClients();
-    private static LockClient client;
-
-    @BeforeAll
-    static void openClient() {
-        client = clients.open(redis.server());
-    }
-
-    @AfterAll
-    static void closeClient() {
-        clients.close();
-    }
+    @RegisterExtension
+    final TestClients clients = new TestClients();
 
     @Test
     void lockNamesMustBePresentAndNotBlank() {
+        LockClient client = clients.open(redis.server());
         assertThatThrownBy(() -> client.getLock(null))
                 .isInstanceOf(NullPointerException.class).hasMessageContaining("name");
         assertThatThrownBy(() -> client.getLock(""))
@@ -77,7 +66,7 @@ class BadInputTest {
 
     @Test
     void timeUnitsMustBeGiven() {
-        RedisLock lock = client.getLock("units");
+        RedisLock lock = clients.open(redis.server()).getLock("units");
         assertThatThrownBy(() -> lock.tryLock(1, null))
                 .isInstanceOf(NullPointerException.class).hasMessageContaining("unit");
         assertThatThrownBy(() -> lock.lock(1, null))
@@ -88,7 +77,7 @@ class BadInputTest {
 
     @Test
     void asyncHoldersMustBePresentAndNotBlank() {
-        RedisLock lock = client.getLock("holders");
+        RedisLock lock = clients.open(redis.server()).getLock("holders");
         assertThatThrownBy(() -> lock.tryLockAsync(0, 0, TimeUnit.SECONDS, null))
                 .isInstanceOf(NullPointerException.class).hasMessageContaining("holderId");
         assertThatThrownBy(() -> lock.tryLockAsync(0, 0, TimeUnit.SECONDS, " "))
@@ -99,6 +88,7 @@ class BadInputTest {
 
     @Test
     void templateDurationsAreChecked() {
+        LockClient client = clients.open(redis.server());
         LockTemplate template = new LockTemplate(client);
         assertThatThrownBy(() -> template.execute("t", Duration.ofSeconds(-1), null, () -> 1))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("waitTime");
@@ -114,7 +104,7 @@ class BadInputTest {
 
     @Test
     void aClosedClientRefusesNewLocks() {
-        LockClient closed = new TestClients().open(redis.server());
+        LockClient closed = clients.open(redis.server());
         closed.close();
         assertThatThrownBy(() -> closed.getLock("late"))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");

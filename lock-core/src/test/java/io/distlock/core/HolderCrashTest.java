@@ -2,7 +2,6 @@ package io.distlock.core;
 
 import io.distlock.test.JavaProcess;
 import io.distlock.test.RedisExtension;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -20,12 +19,8 @@ class HolderCrashTest {
     @RegisterExtension
     static RedisExtension redis = RedisExtension.single();
 
-    private final TestClients clients = new TestClients();
-
-    @AfterEach
-    void closeClients() {
-        clients.close();
-    }
+    @RegisterExtension
+    final TestClients clients = new TestClients();
 
     @Test
     void aHolderKilledWithSigkillLosesTheLockWithinTheWatchdogTimeout() throws Exception {

@@ -1,7 +1,6 @@
 package io.distlock.core;
 
 import io.distlock.test.RedisExtension;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -19,12 +18,8 @@ class LockTemplateTest {
     @RegisterExtension
     static RedisExtension redis = RedisExtension.single();
 
-    private final TestClients clients = new TestClients();
-
-    @AfterEach
-    void closeClients() {
-        clients.close();
-    }
+    @RegisterExtension
+    final TestClients clients = new TestClients();
 
     @Test
     void executeRunsTheActionUnderTheLockAndReturnsItsResult() {

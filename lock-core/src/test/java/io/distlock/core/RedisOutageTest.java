@@ -4,7 +4,6 @@ import io.distlock.test.RedisExtension;
 import io.distlock.test.RedisServer;
 import io.distlock.test.RedisServerOptions;
 import io.distlock.test.RedisServers;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -23,12 +22,8 @@ class RedisOutageTest {
     @RegisterExtension
     static RedisExtension redis = RedisExtension.single();
 
-    private final TestClients clients = new TestClients();
-
-    @AfterEach
-    void closeClients() {
-        clients.close();
-    }
+    @RegisterExtension
+    final TestClients clients = new TestClients();
 
     @Test
     void redisStoppedGivesErrorsNotHangsAndTheClientRecoversAfterRestart() throws Exception {

@@ -1,6 +1,8 @@
 package io.distlock.core;
 
 import io.distlock.test.RedisServer;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -9,9 +11,10 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
- * Opens {@link LockClient}s against a test server and closes them all after the test.
+ * Opens {@link LockClient}s against a test server and closes them all after each test. Register
+ * it as an instance field: {@code @RegisterExtension final TestClients clients = new TestClients();}
  */
-final class TestClients implements AutoCloseable {
+final class TestClients implements AfterEachCallback, AutoCloseable {
 
     private final List<LockClient> clients = new ArrayList<>();
 
@@ -27,6 +30,11 @@ final class TestClients implements AutoCloseable {
         LockClient client = builder.build();
         clients.add(client);
         return client;
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) {
+        close();
     }
 
     @Override

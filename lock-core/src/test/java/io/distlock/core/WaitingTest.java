@@ -1,7 +1,6 @@
 package io.distlock.core;
 
 import io.distlock.test.RedisExtension;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -29,12 +28,8 @@ class WaitingTest {
     @RegisterExtension
     static RedisExtension redis = RedisExtension.single();
 
-    private final TestClients clients = new TestClients();
-
-    @AfterEach
-    void closeClients() {
-        clients.close();
-    }
+    @RegisterExtension
+    final TestClients clients = new TestClients();
 
     @Test
     void tryLockHonoursItsWaitTime() throws Exception {
@@ -88,8 +83,10 @@ class WaitingTest {
         }
         Arrays.sort(latenciesMicros);
         long median = latenciesMicros[rounds / 2];
+        System.out.printf("release-to-acquire hand-off: median %d µs, max %d µs over %d rounds%n",
+                median, latenciesMicros[rounds - 1], rounds);
         assertThat(median).as("median hand-off latency in µs, all: %s", Arrays.toString(latenciesMicros))
-                .isLessThan(20_000);
+                .isLessThan(10_000);
     }
 
     @Test

@@ -1,0 +1,8 @@
+/**
+ * distlock's public engine API: {@link io.distlock.core.LockClient} hands out
+ * {@link io.distlock.core.RedisLock}s; {@link io.distlock.core.LockTemplate} runs code under a lock;
+ * {@link io.distlock.core.LockListener} observes what the engine does. Sub-packages hold the
+ * implementation: {@code engine} (acquisition, holds, release), {@code scripts} (Lua),
+ * {@code pubsub} (wake-ups) and {@code watchdog} (lease renewal). No Spring here.
+ */
+package io.distlock.core;
