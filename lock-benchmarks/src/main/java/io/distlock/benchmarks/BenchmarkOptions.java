@@ -1,0 +1,128 @@
+package io.distlock.benchmarks;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Command line options of {@link LockBenchmark}, parsed from {@code --key=value} arguments.
+ *
+ * @param redisUri    the Redis to use; empty starts a local redis-server for the run
+ * @param threads     threads of the multi-threaded scenarios
+ * @param warmup      warm-up before each measurement; zero skips it
+ * @param measurement length of each measurement
+ * @param scenarios   the scenarios to run, in their declaration order
+ */
+public record BenchmarkOptions(Optional<String> redisUri, int threads, Duration warmup, Duration measurement,
+                               Set<Scenario> scenarios) {
+
+    /** Text printed by {@code --help}. */
+    public static final String HELP = String.join(System.lineSeparator(),
+            "Usage: java -jar lock-benchmarks/target/lock-benchmarks.jar [--key=value ...]",
+            "",
+            "Compares distlock with Redisson on one Redis, next to the raw EVALSHA ceiling of that Redis.",
+            "",
+            "Options:",
+            "  --redis-uri=URI        Redis to use, e.g. redis://127.0.0.1:6379 (only keys of this run are",
+            "                         created and deleted). Default: start a local redis-server for the run.",
+            "  --threads=N            threads of the uncontended and contended scenarios (default 16)",
+            "  --warmup-seconds=S     warm-up before each measurement, fractions allowed, 0 = none (default 2)",
+            "  --seconds=S            length of each measurement, fractions allowed, e.g. 0.5 (default 5)",
+            "  --scenarios=LIST       comma-separated subset of uncontended,contended,single (default all)",
+            "  --help                 print this text",
+            "");
+
+    /** @return the options when none are given */
+    public static BenchmarkOptions defaults() {
+        return new BenchmarkOptions(Optional.empty(), 16, Duration.ofSeconds(2), Duration.ofSeconds(5),
+                EnumSet.allOf(Scenario.class));
+    }
+
+    /**
+     * @param args command line arguments
+     * @return whether {@code --help} is among them
+     */
+    public static boolean helpRequested(String... args) {
+        return Arrays.asList(args).contains("--help");
+    }
+
+    /**
+     * @param args {@code --key=value} arguments
+     * @return the options, defaults for those not given
+     * @throws IllegalArgumentException on an unknown option or a bad value
+     */
+    public static BenchmarkOptions parse(String... args) {
+        BenchmarkOptions options = defaults();
+        for (String arg : args) {
+            int eq = arg.indexOf('=');
+            if (!arg.startsWith("--") || eq < 0) {
+                throw new IllegalArgumentException("expected --key=value, got '" + arg + "'");
+            }
+            options = options.with(arg.substring(2, eq), arg.substring(eq + 1));
+        }
+        return options;
+    }
+
+    private BenchmarkOptions with(String key, String value) {
+        switch (key) {
+            case "redis-uri":
+                if (value.isBlank()) {
+                    throw new IllegalArgumentException("--redis-uri must not be empty");
+                }
+                return new BenchmarkOptions(Optional.of(value), threads, warmup, measurement, scenarios);
+            case "threads":
+                return new BenchmarkOptions(redisUri, positiveInt(key, value), warmup, measurement, scenarios);
+            case "warmup-seconds":
+                return new BenchmarkOptions(redisUri, threads, seconds(key, value, true), measurement, scenarios);
+            case "seconds":
+                return new BenchmarkOptions(redisUri, threads, warmup, seconds(key, value, false), scenarios);
+            case "scenarios":
+                return new BenchmarkOptions(redisUri, threads, warmup, measurement, scenarioList(value));
+            default:
+                throw new IllegalArgumentException("unknown option --" + key);
+        }
+    }
+
+    private static int positiveInt(String key, String value) {
+        try {
+            int parsed = Integer.parseInt(value.trim());
+            if (parsed >= 1) {
+                return parsed;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("--" + key + " must be a whole number >= 1, got '" + value + "'");
+    }
+
+    private static Duration seconds(String key, String value, boolean zeroAllowed) {
+        double parsed;
+        try {
+            parsed = Double.parseDouble(value.trim());
+        } catch (NumberFormatException e) {
+            parsed = Double.NaN;
+        }
+        long nanos = Math.round(parsed * 1e9);
+        boolean valid = Double.isFinite(parsed) && parsed < 86_400 && (zeroAllowed ? nanos >= 0 : nanos > 0);
+        if (!valid) {
+            throw new IllegalArgumentException("--" + key + " must be a number of seconds " + (zeroAllowed ? ">= 0" : "> 0")
+                    + " (fractions allowed, at most a day), got '" + value + "'");
+        }
+        return Duration.ofNanos(nanos);
+    }
+
+    private static Set<Scenario> scenarioList(String value) {
+        Set<Scenario> selected = EnumSet.noneOf(Scenario.class);
+        for (String name : value.split(",")) {
+            if (!name.isBlank()) {
+                selected.add(Scenario.fromCliName(name));
+            }
+        }
+        if (selected.isEmpty()) {
+            throw new IllegalArgumentException("--scenarios must name at least one scenario");
+        }
+        return selected;
+    }
+}

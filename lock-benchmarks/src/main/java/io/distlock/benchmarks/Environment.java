@@ -1,0 +1,35 @@
+package io.distlock.benchmarks;
+
+import java.time.Duration;
+
+/**
+ * Where and how a benchmark run measured: printed as the report's header.
+ *
+ * @param redisVersion   version reported by the server
+ * @param redisLocation  where the server is, without credentials
+ * @param jvm            JVM name and version
+ * @param cores          processors available to the JVM
+ * @param clients        versions of the client libraries
+ * @param threads        threads of the multi-threaded scenarios
+ * @param warmup         warm-up before each measurement
+ * @param measurement    length of each measurement
+ */
+public record Environment(String redisVersion, String redisLocation, String jvm, int cores, String clients,
+                          int threads, Duration warmup, Duration measurement) {
+
+    /**
+     * @param redisVersion  version reported by the server
+     * @param redisLocation where the server is
+     * @param options       the run's options
+     * @return the environment of this JVM
+     */
+    static Environment current(String redisVersion, String redisLocation, BenchmarkOptions options) {
+        String jvm = System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version")
+                + " on " + System.getProperty("os.name") + " " + System.getProperty("os.arch");
+        String clients = "distlock " + ArtifactVersion.of("io.distlock", "lock-core")
+                + " on Lettuce " + ArtifactVersion.of("io.lettuce", "lettuce-core")
+                + ", Redisson " + ArtifactVersion.of("org.redisson", "redisson");
+        return new Environment(redisVersion, redisLocation, jvm, Runtime.getRuntime().availableProcessors(), clients,
+                options.threads(), options.warmup(), options.measurement());
+    }
+}

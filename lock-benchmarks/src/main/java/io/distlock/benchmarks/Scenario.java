@@ -1,0 +1,116 @@
+package io.distlock.benchmarks;
+
+import java.util.Locale;
+import java.util.concurrent.locks.Lock;
+
+/**
+ * A lock workload: how many threads run it, which locks they use, and what one step of a thread's
+ * loop does and measures. The same workload runs against every {@link LockBackend}.
+ */
+public enum Scenario {
+
+    /** Every thread locks and unlocks its own key: lock+unlock pairs per second. */
+    UNCONTENDED("pairs/s", "each thread loops lock(); unlock() on a key of its own; counts pairs") {
+        @Override
+        TimedLoad.StepFactory steps(LockBackend backend) {
+            return worker -> {
+                Lock lock = backend.lock("uncontended-" + worker);
+                return latencies -> {
+                    lock.lock();
+                    lock.unlock();
+                };
+            };
+        }
+    },
+
+    /**
+     * All threads lock and unlock one key: acquisitions (hand-offs) per second, and the time spent
+     * inside {@code lock()}.
+     */
+    CONTENDED("hand-offs/s", "all threads loop lock(); unlock() on one key; counts acquisitions, "
+            + "latency = time inside lock()") {
+        @Override
+        TimedLoad.StepFactory steps(LockBackend backend) {
+            Lock lock = backend.lock("contended");
+            return worker -> latencies -> {
+                long start = System.nanoTime();
+                lock.lock();
+                latencies.add(System.nanoTime() - start);
+                lock.unlock();
+            };
+        }
+    },
+
+    /** One thread locks and unlocks one key: pairs per second and the latency of one pair. */
+    SINGLE("pairs/s", "one thread loops lock(); unlock() on one key; latency = one pair") {
+        @Override
+        int threads(int configured) {
+            return 1;
+        }
+
+        @Override
+        TimedLoad.StepFactory steps(LockBackend backend) {
+            return worker -> {
+                Lock lock = backend.lock("single");
+                return latencies -> {
+                    long start = System.nanoTime();
+                    lock.lock();
+                    lock.unlock();
+                    latencies.add(System.nanoTime() - start);
+                };
+            };
+        }
+    };
+
+    private final String unit;
+    private final String description;
+
+    Scenario(String unit, String description) {
+        this.unit = unit;
+        this.description = description;
+    }
+
+    /** @return the name used on the command line and in the report, e.g. {@code "contended"} */
+    public String cliName() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** @return unit of the scenario's throughput, e.g. {@code "pairs/s"} */
+    public String unit() {
+        return unit;
+    }
+
+    /** @return what the threads do and what is counted */
+    public String description() {
+        return description;
+    }
+
+    /**
+     * @param configured the {@code --threads} option
+     * @return how many threads run this scenario
+     */
+    int threads(int configured) {
+        return configured;
+    }
+
+    /**
+     * @param backend the lock implementation under test
+     * @return the loop body of each worker thread
+     */
+    abstract TimedLoad.StepFactory steps(LockBackend backend);
+
+    /**
+     * @param cliName a name as printed by {@link #cliName()}, any case
+     * @return the scenario
+     * @throws IllegalArgumentException if there is no such scenario
+     */
+    public static Scenario fromCliName(String cliName) {
+        for (Scenario scenario : values()) {
+            if (scenario.cliName().equalsIgnoreCase(cliName.trim())) {
+                return scenario;
+            }
+        }
+        throw new IllegalArgumentException("unknown scenario '" + cliName + "'; expected one of uncontended, "
+                + "contended, single");
+    }
+}
