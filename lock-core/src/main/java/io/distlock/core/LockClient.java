@@ -4,7 +4,6 @@ import io.distlock.core.engine.LockEngine;
 import io.distlock.core.engine.LockEvents;
 import io.distlock.core.engine.RedisFailures;
 import io.distlock.core.engine.ScriptedLock;
-import io.distlock.core.pubsub.LockSubscriptions;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -59,7 +58,6 @@ public final class LockClient implements AutoCloseable {
     private final StatefulRedisPubSubConnection<String, String> pubSubConnection;
     private final ScheduledThreadPoolExecutor scheduler;
     private final LockEvents events;
-    private final LockSubscriptions subscriptions;
     private final LockEngine engine;
     private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -90,9 +88,8 @@ public final class LockClient implements AutoCloseable {
         this.scheduler.setRemoveOnCancelPolicy(true);
         this.events = new LockEvents();
         builder.listeners.forEach(events::add);
-        this.subscriptions = new LockSubscriptions(pubSub);
         this.engine = new LockEngine(clientId, keyPrefix, watchdogTimeout.toMillis(),
-                builder.commandTimeout.toMillis(), commands.async(), subscriptions, scheduler, events);
+                builder.commandTimeout.toMillis(), commands.async(), pubSub, scheduler, events);
     }
 
     /** @return a builder; set {@link Builder#redisUri(String)} or {@link Builder#redisClient(RedisClient)} */
@@ -143,7 +140,7 @@ public final class LockClient implements AutoCloseable {
 
     /** @return the number of lock channels this client is subscribed to now (threads waiting) */
     public int activeSubscriptions() {
-        return subscriptions.activeChannels();
+        return engine.activeSubscriptions();
     }
 
     /** @return whether {@link #close()} was called */
@@ -161,10 +158,9 @@ public final class LockClient implements AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        engine.close();
         closeQuietly(pubSubConnection);
         closeQuietly(connection);
-        subscriptions.close();
+        engine.close();
         scheduler.shutdownNow();
         if (ownedClient != null) {
             ownedClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));

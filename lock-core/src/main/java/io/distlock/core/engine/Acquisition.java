@@ -2,6 +2,7 @@ package io.distlock.core.engine;
 
 import io.distlock.core.LockEvent;
 import io.distlock.core.pubsub.WakeUpChannel;
+import io.distlock.core.pubsub.WakeUpChannel.Wake;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -11,10 +12,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * blocking {@code Lock} methods and the {@code *Async} methods share it:
  * <ol>
  *   <li>try once (one round trip); acquired or out of wait time ⇒ done;</li>
- *   <li>otherwise join the lock's channel (shared subscription) and try again, so a release
- *       between the first try and the subscription is not missed;</li>
- *   <li>sleep until woken by a release message or until the holder's lease would end,
- *       whichever is first, then try again.</li>
+ *   <li>otherwise join the lock's channel; if this client was not yet subscribed to it, try again
+ *       once subscribed, so a release between the first try and the subscription is not missed;</li>
+ *   <li>sleep until woken by a release message or until the holder's lease would end, whichever
+ *       is first, then try again. A thread of this client releasing the lock may instead hand it
+ *       over while we sleep ({@link #handedOff}), which costs no extra round trip.</li>
  * </ol>
  * The outcome is the {@link Hold} (acquired), {@code null} (wait time elapsed or abandoned) or an
  * exception (Redis failed). A caller that stops waiting (interrupt) calls {@link #abandon()}: the
@@ -39,12 +41,13 @@ final class Acquisition {
     private final CompletableFuture<Hold> outcome = new CompletableFuture<>();
     private final AtomicInteger state = new AtomicInteger(RUNNING);
 
-    // Touched only by the chain's steps, which run one after another.
-    private WakeUpChannel channel;
+    // Touched only by the chain's steps, which run one after another (a claimed sleep hands the
+    // chain to the releasing holder, who continues it).
+    private WakeUpChannel<Acquisition> channel;
     private boolean wokenByRelease;
     // Also read by abandon(), on the caller's thread.
     private volatile boolean waited;
-    private volatile CompletableFuture<Boolean> sleep;
+    private volatile CompletableFuture<Wake> sleep;
 
     private Acquisition(LockEngine engine, String name, LockKeys keys, LockProtocol protocol, String holderId,
                         long waitMillis, long leaseMillis) {
@@ -73,7 +76,7 @@ final class Acquisition {
     static Acquisition start(LockEngine engine, String name, LockKeys keys, LockProtocol protocol, String holderId,
                              long waitMillis, long leaseMillis) {
         Acquisition acquisition = new Acquisition(engine, name, keys, protocol, holderId, waitMillis, leaseMillis);
-        acquisition.attempt();
+        acquisition.begin(waitMillis != 0);
         return acquisition;
     }
 
@@ -82,9 +85,19 @@ final class Acquisition {
         return outcome;
     }
 
+    /** @return who acquires */
+    String holderId() {
+        return holderId;
+    }
+
+    /** @return the lease this acquisition asks for, in milliseconds */
+    long leaseMillis() {
+        return leaseMillis;
+    }
+
     /**
-     * The caller stopped waiting. Leaves the wait at once; a hold acquired by an attempt still in
-     * flight is released when its answer comes.
+     * The caller stopped waiting. Leaves the wait at once; a hold acquired by an attempt (or a
+     * hand-off) still in flight is released when its answer comes.
      *
      * @return {@code true} if abandoned; {@code false} if the outcome was already decided (then
      *         the caller owns what {@link #outcome()} holds)
@@ -96,11 +109,53 @@ final class Acquisition {
         engine.events().acquireFailed(name, protocol.type(), holderId, startNanos, waited,
                 LockEvent.Failure.INTERRUPTED, null);
         outcome.complete(null);
-        CompletableFuture<Boolean> sleeping = sleep;
+        CompletableFuture<Wake> sleeping = sleep;
         if (sleeping != null) {
-            sleeping.complete(false);
+            sleeping.complete(Wake.TIMED_OUT);
         }
         return true;
+    }
+
+    /**
+     * A releasing holder of this client claimed this sleeping acquisition and Redis confirmed the
+     * hand-off: we hold the lock now.
+     *
+     * @param handOffs how many hand-offs in a row the lock has seen, this one included
+     */
+    void handedOff(int handOffs) {
+        onAcquired(Attempt.acquired(1), handOffs);
+    }
+
+    /**
+     * A claim of this sleeping acquisition did not end in a hand-off.
+     *
+     * @param error why, if Redis failed (then whether the lock was handed over is unknown, and
+     *              this acquisition fails after giving back what it may have received); {@code null}
+     *              if Redis said no, and the acquisition goes on trying
+     */
+    void handOffFailed(Throwable error) {
+        if (error == null) {
+            attempt();
+            return;
+        }
+        protocol.release(keys, holderId, 1);
+        finish(LockEvent.Failure.ERROR, error);
+    }
+
+    /**
+     * Another holder of this client has the lock: asking Redis would only be told so. Queue up
+     * behind the local sleepers instead, to be handed the lock or woken by its release; the sleep
+     * is bounded by what that holder's lease can last. Needs the channel already subscribed, so
+     * no release message can slip by.
+     */
+    private void begin(boolean mayWait) {
+        Hold localHolder = mayWait ? engine.heldByAnotherLocalHolder(keys, holderId) : null;
+        WakeUpChannel<Acquisition> sleepers = localHolder == null ? null : engine.subscriptions().find(keys.channel());
+        if (sleepers != null && isConfirmed(sleepers.subscribed())) {
+            startWaiting(localHolder.remainingLeaseMillis());
+        } else {
+            attempt();
+        }
     }
 
     private void attempt() {
@@ -120,11 +175,11 @@ final class Acquisition {
             if (error != null) {
                 finish(LockEvent.Failure.ERROR, error);
             } else if (attempt.acquired()) {
-                onAcquired(attempt);
+                onAcquired(attempt, 0);
             } else if (remainingMillis() <= 0) {
                 finish(LockEvent.Failure.TIMEOUT, null);
-            } else if (channel == null) {
-                startWaiting();
+            } else if (channel == null || !isConfirmed(channel.subscribed())) {
+                startWaiting(attempt.ttlMillis());
             } else {
                 sleepUntilWoken(attempt.ttlMillis());
             }
@@ -134,11 +189,23 @@ final class Acquisition {
         }
     }
 
-    private void startWaiting() {
-        waited = true;
-        engine.events().waiting(name, protocol.type(), holderId);
-        channel = engine.subscriptions().join(keys.channel());
-        channel.subscribed().whenComplete((ok, error) -> {
+    /**
+     * Joins the lock's channel (once). If this client is already subscribed to it, a release since
+     * our last look was published there and woke one of its sleepers (or is kept for the next), so
+     * we can sleep at once; otherwise we look again once Redis confirmed the subscription.
+     */
+    private void startWaiting(long holderTtlMillis) {
+        if (channel == null) {
+            waited = true;
+            engine.events().waiting(name, protocol.type(), holderId);
+            channel = engine.subscriptions().join(keys.channel());
+        }
+        CompletableFuture<Void> subscribed = channel.subscribed();
+        if (isConfirmed(subscribed)) {
+            sleepUntilWoken(holderTtlMillis);
+            return;
+        }
+        subscribed.whenComplete((ok, error) -> {
             if (error != null) {
                 finish(LockEvent.Failure.ERROR, error);
             } else {
@@ -147,29 +214,37 @@ final class Acquisition {
         });
     }
 
+    private static boolean isConfirmed(CompletableFuture<Void> subscription) {
+        return subscription.isDone() && !subscription.isCompletedExceptionally();
+    }
+
     private void sleepUntilWoken(long holderTtlMillis) {
         // 0: the lease ends within the millisecond; -1: no lease at all (foreign key), so bound the
         // sleep by our own lease as a safety net instead of trusting a message to come.
         long bound = holderTtlMillis >= 0 ? holderTtlMillis : engine.watchdogLeaseMillis();
-        CompletableFuture<Boolean> wake = channel.awaitWakeUp(Math.min(bound, remainingMillis()), engine.scheduler());
+        CompletableFuture<Wake> wake = channel.sleep(this, Math.min(bound, remainingMillis()), engine.scheduler());
         sleep = wake;
         if (state.get() != RUNNING) {
-            wake.complete(false);
+            wake.complete(Wake.TIMED_OUT);
         }
-        wake.whenComplete((woken, error) -> {
-            wokenByRelease = Boolean.TRUE.equals(woken);
+        wake.whenComplete((how, error) -> {
+            if (how == Wake.CLAIMED) {
+                return; // the claiming holder continues this chain: handedOff or handOffFailed
+            }
+            wokenByRelease = how == Wake.RELEASED;
             attempt();
         });
     }
 
-    private void onAcquired(Attempt attempt) {
+    private void onAcquired(Attempt attempt, int handOffs) {
         leaveChannel(false);
         if (!state.compareAndSet(RUNNING, DONE)) {
             // Abandoned while this attempt was in flight: give back what it took.
             protocol.release(keys, holderId, attempt.holdCount());
             return;
         }
-        Hold hold = engine.acquired(name, keys, holderId, protocol, watchdogued, attempt.holdCount());
+        Hold hold = engine.acquired(name, keys, holderId, protocol, watchdogued, leaseMillis, attempt.holdCount(),
+                handOffs);
         engine.events().acquired(hold, startNanos, waited);
         outcome.complete(hold);
     }
@@ -189,7 +264,7 @@ final class Acquisition {
 
     /**
      * @param passOnWakeUp leaving without the lock: a release message this acquisition was woken
-     *                     by goes to the next local waiter instead of being lost
+     *                     by goes to the next local sleeper instead of being lost
      */
     private void leaveChannel(boolean passOnWakeUp) {
         if (channel == null) {

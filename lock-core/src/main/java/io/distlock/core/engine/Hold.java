@@ -13,18 +13,23 @@ public final class Hold {
     private final String holderId;
     private final LockProtocol protocol;
     private final boolean watchdog;
+    private final long leaseMillis;
     private final long acquiredNanos;
+    private final int handOffs;
     private volatile int count;
     private volatile boolean lost;
     private volatile boolean releaseUnconfirmed;
 
-    Hold(String lockName, LockKeys keys, String holderId, LockProtocol protocol, boolean watchdog, int count) {
+    Hold(String lockName, LockKeys keys, String holderId, LockProtocol protocol, boolean watchdog, long leaseMillis,
+         int count, int handOffs) {
         this.lockName = lockName;
         this.keys = keys;
         this.holderId = holderId;
         this.protocol = protocol;
         this.watchdog = watchdog;
+        this.leaseMillis = leaseMillis;
         this.count = count;
+        this.handOffs = handOffs;
         this.acquiredNanos = System.nanoTime();
     }
 
@@ -53,9 +58,23 @@ public final class Hold {
         return watchdog;
     }
 
+    /**
+     * @return how long the lease lasts at most from now, as far as this client knows: a full lease
+     *         for watchdog holds, else the lease less the time since the first hold
+     */
+    public long remainingLeaseMillis() {
+        return watchdog ? leaseMillis
+                : Math.max(0, leaseMillis - (System.nanoTime() - acquiredNanos) / 1_000_000L);
+    }
+
     /** @return {@link System#nanoTime()} when the first hold was taken */
     public long acquiredNanos() {
         return acquiredNanos;
+    }
+
+    /** @return how many hand-offs in a row, between holders of this client, led to this hold (0: none) */
+    public int handOffs() {
+        return handOffs;
     }
 
     /** @return the hold count as last confirmed by Redis */

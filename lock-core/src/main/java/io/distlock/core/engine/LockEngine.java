@@ -5,6 +5,7 @@ import io.distlock.core.pubsub.LockSubscriptions;
 import io.distlock.core.scripts.ScriptExecutor;
 import io.distlock.core.watchdog.LeaseWatchdog;
 import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
@@ -25,12 +26,14 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
     private final long commandTimeoutMillis;
     private final RedisAsyncCommands<String, String> commands;
     private final ScriptExecutor scripts;
-    private final LockSubscriptions subscriptions;
+    private final LockSubscriptions<Acquisition> subscriptions;
     private final ScheduledExecutorService scheduler;
     private final LockEvents events;
     private final LeaseWatchdog watchdog;
     private final ReentrantProtocol reentrant;
     private final ConcurrentHashMap<HoldId, Hold> holds = new ConcurrentHashMap<>();
+    /** Per lock key, this client's hold of a lock that has one holder at a time (hand-off locks). */
+    private final ConcurrentHashMap<String, Hold> exclusiveHolds = new ConcurrentHashMap<>();
 
     private record HoldId(String lockKey, String holderId) {
     }
@@ -41,12 +44,13 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
      * @param watchdogLeaseMillis  lease of watchdog holds
      * @param commandTimeoutMillis how long blocking calls wait for one Redis answer
      * @param commands             shared command connection
-     * @param subscriptions        lock channel subscriptions
+     * @param pubSub               the client's pub/sub connection, for wake-ups
      * @param scheduler            the client's one scheduler thread
      * @param events               listener dispatch
      */
     public LockEngine(String clientId, String keyPrefix, long watchdogLeaseMillis, long commandTimeoutMillis,
-                      RedisAsyncCommands<String, String> commands, LockSubscriptions subscriptions,
+                      RedisAsyncCommands<String, String> commands,
+                      StatefulRedisPubSubConnection<String, String> pubSub,
                       ScheduledExecutorService scheduler, LockEvents events) {
         this.clientId = clientId;
         this.keyPrefix = keyPrefix;
@@ -54,7 +58,7 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
         this.commandTimeoutMillis = commandTimeoutMillis;
         this.commands = commands;
         this.scripts = new ScriptExecutor(commands);
-        this.subscriptions = subscriptions;
+        this.subscriptions = new LockSubscriptions<>(pubSub);
         this.scheduler = scheduler;
         this.events = events;
         this.watchdog = new LeaseWatchdog(scheduler, watchdogLeaseMillis, RENEWAL_BATCH_SIZE, this);
@@ -90,8 +94,13 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
     }
 
     /** @return the client's lock channel subscriptions */
-    public LockSubscriptions subscriptions() {
+    LockSubscriptions<Acquisition> subscriptions() {
         return subscriptions;
+    }
+
+    /** @return number of lock channels subscribed now (threads of this client waiting) */
+    public int activeSubscriptions() {
+        return subscriptions.activeChannels();
     }
 
     /** @return the client's scheduler */
@@ -137,18 +146,24 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
      * @param holderId    the holder
      * @param protocol    the kind of lock
      * @param watchdogued whether the watchdog keeps the lease alive
+     * @param leaseMillis the lease set by this acquisition
      * @param count       the hold count Redis returned
+     * @param handOffs    hand-offs in a row that led to this hold (0 if acquired from Redis)
      * @return the hold
      */
-    Hold acquired(String name, LockKeys keys, String holderId, LockProtocol protocol, boolean watchdogued, int count) {
+    Hold acquired(String name, LockKeys keys, String holderId, LockProtocol protocol, boolean watchdogued,
+                  long leaseMillis, int count, int handOffs) {
         HoldId id = new HoldId(keys.lockKey(), holderId);
         Hold previous = holds.get(id);
         if (previous != null && count > 1) {
             previous.count(count);
             return previous;
         }
-        Hold hold = new Hold(name, keys, holderId, protocol, watchdogued, count);
+        Hold hold = new Hold(name, keys, holderId, protocol, watchdogued, leaseMillis, count, handOffs);
         holds.put(id, hold);
+        if (protocol.canHandOff()) {
+            exclusiveHolds.put(keys.lockKey(), hold);
+        }
         if (previous != null) {
             watchdog.unwatch(previous);
             if (!previous.lost()) {
@@ -209,7 +224,19 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
                 + "' was lost before unlock (it expired or was deleted): another holder may have had it meanwhile");
     }
 
+    /**
+     * @param keys     a lock that has one holder at a time
+     * @param holderId a holder of this client
+     * @return another holder's hold of that lock in this client, not being released, or {@code null}
+     */
+    Hold heldByAnotherLocalHolder(LockKeys keys, String holderId) {
+        Hold hold = exclusiveHolds.get(keys.lockKey());
+        return hold == null || hold.holderId().equals(holderId) || hold.releaseUnconfirmed() || hold.lost()
+                ? null : hold;
+    }
+
     private void forget(Hold hold) {
+        exclusiveHolds.remove(hold.keys().lockKey(), hold);
         holds.remove(new HoldId(hold.keys().lockKey(), hold.holderId()), hold);
     }
 
@@ -231,8 +258,9 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
         events.renewalFailed(hold, cause);
     }
 
-    /** Stops renewing leases; held locks expire after at most one lease. */
+    /** Stops renewing leases (held locks expire after at most one lease) and ends all waits. */
     public void close() {
         watchdog.close();
+        subscriptions.close();
     }
 }

@@ -34,6 +34,26 @@ public interface LockProtocol {
     CompletableFuture<Long> release(LockKeys keys, String holderId, int expectedCount);
 
     /**
+     * Hands the lock from a holder releasing its last hold to a waiting holder of the same
+     * client, without freeing it in between; only called when {@link #canHandOff()}.
+     *
+     * @param keys        the lock's keys
+     * @param fromHolder  the holder releasing (hold count 1)
+     * @param toHolder    the waiting holder, who gets hold count 1
+     * @param leaseMillis the receiver's lease
+     * @return 1 handed over; 0 the releasing holder holds it more than once (nothing changed);
+     *         -1 the releasing holder holds nothing
+     */
+    default CompletableFuture<Long> handOff(LockKeys keys, String fromHolder, String toHolder, long leaseMillis) {
+        throw new UnsupportedOperationException(type() + " locks are not handed off");
+    }
+
+    /** @return whether {@link #handOff} is supported: the lock has no order of its own to keep */
+    default boolean canHandOff() {
+        return false;
+    }
+
+    /**
      * Renews the leases of a batch of holds of this kind, all in one cluster slot.
      *
      * @param holds       holds to renew

@@ -9,8 +9,8 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The reentrant lock in Redis: a hash per lock whose field is the holder id and whose value is
- * the hold count; the hash's TTL is the lease. See {@code lock.lua}, {@code unlock.lua} and
- * {@code renew.lua}.
+ * the hold count; the hash's TTL is the lease. See {@code lock.lua}, {@code unlock.lua},
+ * {@code hand_off.lua} and {@code renew.lua}.
  */
 public final class ReentrantProtocol implements LockProtocol {
 
@@ -45,6 +45,17 @@ public final class ReentrantProtocol implements LockProtocol {
         return scripts.run(Scripts.UNLOCK, ScriptOutputType.INTEGER,
                 new String[] {keys.lockKey(), keys.channel()}, holderId, Integer.toString(expectedCount),
                 UNLOCK_MESSAGE);
+    }
+
+    @Override
+    public CompletableFuture<Long> handOff(LockKeys keys, String fromHolder, String toHolder, long leaseMillis) {
+        return scripts.run(Scripts.HAND_OFF, ScriptOutputType.INTEGER, new String[] {keys.lockKey()},
+                fromHolder, toHolder, Long.toString(leaseMillis));
+    }
+
+    @Override
+    public boolean canHandOff() {
+        return true;
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.distlock.core.engine;
 
 import io.distlock.core.LockException;
 import io.distlock.core.RedisLock;
+import io.distlock.core.pubsub.WakeUpChannel;
 import io.distlock.core.scripts.Scripts;
 import io.lettuce.core.ScriptOutputType;
 
@@ -15,6 +16,12 @@ import java.util.concurrent.TimeUnit;
  * place for every kind of lock.
  */
 public class ScriptedLock implements RedisLock {
+
+    /**
+     * Most hand-offs between holders of one client in a row before a release goes through Redis
+     * (and its channel), so waiters in other JVMs are not starved by a busy JVM.
+     */
+    static final int MAX_HAND_OFFS_IN_A_ROW = 16;
 
     private final LockEngine engine;
     private final String name;
@@ -167,18 +174,21 @@ public class ScriptedLock implements RedisLock {
         }
     }
 
-    /** The caller stops waiting: abandon, or if the lock was just acquired, give it back. */
+    /** The caller stops waiting: abandon, or if the lock was acquired meanwhile, give it back. */
     private void giveUp(Acquisition acquisition) {
-        if (!acquisition.abandon() && !acquisition.outcome().isCompletedExceptionally()) {
-            Hold hold = acquisition.outcome().getNow(null);
-            if (hold != null) {
-                release(hold.holderId());
-            }
+        if (!acquisition.abandon()) {
+            acquisition.outcome().thenAccept(hold -> {
+                if (hold != null) {
+                    release(hold.holderId());
+                }
+            });
         }
     }
 
     /**
-     * Releases one hold of a holder; retry-safe (see {@code unlock.lua}).
+     * Releases one hold of a holder; retry-safe (see {@code unlock.lua}). The last hold goes
+     * straight to a sleeping waiter of this client if there is one ({@code hand_off.lua}), at most
+     * {@link #MAX_HAND_OFFS_IN_A_ROW} times in a row so waiters in other JVMs get their turn.
      *
      * @param holderId the holder
      * @return completes when Redis confirmed the release
@@ -195,21 +205,61 @@ public class ScriptedLock implements RedisLock {
         int expected = hold.count();
         boolean retry = hold.releaseUnconfirmed();
         hold.releaseUnconfirmed(true);
+        Acquisition next = null;
         if (expected == 1) {
             engine.releasing(hold);
+            next = claimSleepingWaiter(hold);
         }
-        return hold.protocol().release(keys, holderId, expected).handle((remaining, error) -> {
+        CompletableFuture<Long> remaining = next == null
+                ? hold.protocol().release(keys, holderId, expected)
+                : handOff(hold, next);
+        Acquisition receiver = next;
+        return remaining.handle((left, error) -> {
             if (error != null) {
                 throw new LockException("Redis did not confirm the release of lock '" + name
                         + "'; it may or may not be released. Calling unlock again is safe.",
                         RedisFailures.translate("release lock '" + name + "'", error));
             }
-            if (remaining >= 0 || (retry && expected == 1)) {
-                engine.released(hold, (int) Math.max(0, remaining));
+            if (left >= 0 || (retry && expected == 1)) {
+                engine.released(hold, (int) Math.max(0, left));
+                if (receiver != null && left == 0) {
+                    receiver.handedOff(hold.handOffs() + 1);
+                }
                 return null;
             }
             throw engine.releasedLost(hold);
         });
+    }
+
+    private Acquisition claimSleepingWaiter(Hold hold) {
+        if (!hold.protocol().canHandOff() || hold.handOffs() >= MAX_HAND_OFFS_IN_A_ROW) {
+            return null;
+        }
+        WakeUpChannel<Acquisition> sleepers = engine.subscriptions().find(keys.channel());
+        return sleepers == null ? null : sleepers.claimOne();
+    }
+
+    /**
+     * Hands the last hold to a claimed sleeper.
+     *
+     * @return what a plain release would: 0 when handed over, -1 when the holder held nothing
+     */
+    private CompletableFuture<Long> handOff(Hold hold, Acquisition next) {
+        return hold.protocol().handOff(keys, hold.holderId(), next.holderId(), next.leaseMillis())
+                .handle((result, error) -> {
+                    if (error != null) {
+                        next.handOffFailed(error);
+                        return CompletableFuture.<Long>failedFuture(error);
+                    }
+                    if (result == 1L) {
+                        return CompletableFuture.completedFuture(0L);
+                    }
+                    next.handOffFailed(null);
+                    return result == -1L ? CompletableFuture.completedFuture(-1L)
+                            // Redis counts more holds than we do: release one the ordinary way.
+                            : hold.protocol().release(keys, hold.holderId(), 1);
+                })
+                .thenCompose(future -> future);
     }
 
     private String describe(String holderId) {

@@ -15,13 +15,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * are issued under that channel's map entry, so they reach Redis in the order they were decided.
  *
  * <p>After a reconnect Lettuce subscribes again by itself; a message published while the
- * connection was down is lost, so on that re-subscription every waiter of the channel is woken
- * to try again.
+ * connection was down is lost, so on that re-subscription a sleeper of the channel is woken to
+ * try again.
+ *
+ * @param <T> what sleeps on the channels (the engine's acquisitions)
  */
-public final class LockSubscriptions {
+public final class LockSubscriptions<T> {
 
     private final RedisPubSubAsyncCommands<String, String> commands;
-    private final ConcurrentHashMap<String, WakeUpChannel> channels = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, WakeUpChannel<T>> channels = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
 
     /**
@@ -32,7 +34,7 @@ public final class LockSubscriptions {
         connection.addListener(new RedisPubSubAdapter<>() {
             @Override
             public void message(String channel, String message) {
-                WakeUpChannel waiters = channels.get(channel);
+                WakeUpChannel<T> waiters = channels.get(channel);
                 if (waiters != null) {
                     waiters.wakeOne();
                 }
@@ -40,7 +42,7 @@ public final class LockSubscriptions {
 
             @Override
             public void subscribed(String channel, long count) {
-                WakeUpChannel waiters = channels.get(channel);
+                WakeUpChannel<T> waiters = channels.get(channel);
                 if (waiters != null && waiters.confirmations.incrementAndGet() > 1) {
                     // A re-subscription after reconnect: releases made while we were away
                     // published to nobody, so let a waiter look again.
@@ -58,11 +60,11 @@ public final class LockSubscriptions {
      * @param channel the lock's channel
      * @return the channel's waiters
      */
-    public WakeUpChannel join(String channel) {
+    public WakeUpChannel<T> join(String channel) {
         return channels.compute(channel, (name, current) -> {
-            WakeUpChannel waiters = current;
+            WakeUpChannel<T> waiters = current;
             if (waiters == null) {
-                waiters = new WakeUpChannel(name, closed);
+                waiters = new WakeUpChannel<>(name, closed);
                 CompletableFuture<Void> subscribed = waiters.subscribed;
                 try {
                     commands.subscribe(name).whenComplete((ok, error) -> {
@@ -86,7 +88,7 @@ public final class LockSubscriptions {
      *
      * @param waiters what {@link #join(String)} returned (or would have)
      */
-    public void leave(WakeUpChannel waiters) {
+    public void leave(WakeUpChannel<T> waiters) {
         channels.computeIfPresent(waiters.channel(), (name, current) -> {
             if (current != waiters || --current.references > 0) {
                 return current;
@@ -107,7 +109,15 @@ public final class LockSubscriptions {
      */
     public void close() {
         closed.set(true);
-        channels.values().forEach(WakeUpChannel::endAllWaits);
+        channels.values().forEach(WakeUpChannel::endAll);
+    }
+
+    /**
+     * @param channel a lock channel
+     * @return its local sleepers if somebody of this client waits on it, else {@code null}
+     */
+    public WakeUpChannel<T> find(String channel) {
+        return channels.get(channel);
     }
 
     /** @return number of channels subscribed now (for tests and diagnostics) */

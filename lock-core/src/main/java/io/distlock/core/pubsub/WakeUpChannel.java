@@ -11,20 +11,37 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The local waiters of one lock channel. Each message on the channel (the lock became free) wakes
- * exactly one waiter, so the threads of one JVM that wait for the same lock do not all ask Redis
- * at once; the woken one tries, and the next release wakes the next. A message that finds nobody
- * waiting is kept (one at most) for the next waiter.
+ * The local sleepers of one lock channel, in arrival order. Each message on the channel (the
+ * lock became free) wakes exactly one sleeper, so the threads of one JVM that wait for the same
+ * lock do not all ask Redis at once; the woken one tries, and the next release wakes the next. A
+ * message that finds nobody sleeping is kept (one at most) for the next sleeper. A releasing
+ * holder of this client may instead {@link #claimOne() claim} the longest sleeper to hand the
+ * lock to it directly.
  *
  * <p>Reference counted by {@link LockSubscriptions}: the Redis subscription lives as long as
  * somebody waits.
+ *
+ * @param <T> what sleeps here (the engine's acquisitions)
  */
-public final class WakeUpChannel {
+public final class WakeUpChannel<T> {
+
+    /** How a sleep ended. */
+    public enum Wake {
+        /** A release message arrived: try to acquire. */
+        RELEASED,
+        /** The sleep's time ran out (or the client closed): try again or give up. */
+        TIMED_OUT,
+        /** A releasing holder of this client took this sleeper to hand the lock to it. */
+        CLAIMED
+    }
+
+    private record Sleep<T>(T sleeper, CompletableFuture<Wake> wake) {
+    }
 
     private final String channel;
     private final AtomicBoolean closed;
     private final ReentrantLock lock = new ReentrantLock();
-    private final ArrayDeque<CompletableFuture<Boolean>> waiters = new ArrayDeque<>();
+    private final ArrayDeque<Sleep<T>> sleeps = new ArrayDeque<>();
     private boolean pendingWakeUp;
     /** Guarded by the map entry of {@link LockSubscriptions}. */
     int references;
@@ -49,87 +66,98 @@ public final class WakeUpChannel {
     }
 
     /**
-     * Waits for the next wake-up.
+     * Sleeps until the next wake-up.
      *
+     * @param sleeper       who sleeps (returned by {@link #claimOne()} if claimed)
      * @param timeoutMillis give up after this long (typically the holder's remaining lease)
      * @param timer         schedules the timeout
-     * @return a future of {@code true} when woken by a message, {@code false} on timeout
+     * @return how the sleep ended; completing it with {@link Wake#TIMED_OUT} ends it early
      */
-    public CompletableFuture<Boolean> awaitWakeUp(long timeoutMillis, ScheduledExecutorService timer) {
-        CompletableFuture<Boolean> waiter = new CompletableFuture<>();
+    public CompletableFuture<Wake> sleep(T sleeper, long timeoutMillis, ScheduledExecutorService timer) {
+        CompletableFuture<Wake> wake = new CompletableFuture<>();
+        Sleep<T> sleep = new Sleep<>(sleeper, wake);
         lock.lock();
         try {
             if (closed.get()) {
-                waiter.complete(false);
-                return waiter;
+                wake.complete(Wake.TIMED_OUT);
+                return wake;
             }
             if (pendingWakeUp) {
                 pendingWakeUp = false;
-                waiter.complete(true);
-                return waiter;
+                wake.complete(Wake.RELEASED);
+                return wake;
             }
-            waiters.add(waiter);
+            sleeps.add(sleep);
         } finally {
             lock.unlock();
         }
         try {
-            ScheduledFuture<?> timeout = timer.schedule(() -> timeOut(waiter), Math.max(1, timeoutMillis),
+            ScheduledFuture<?> timeout = timer.schedule(() -> end(sleep, Wake.TIMED_OUT), Math.max(1, timeoutMillis),
                     TimeUnit.MILLISECONDS);
-            waiter.whenComplete((woken, error) -> timeout.cancel(false));
+            wake.whenComplete((how, error) -> timeout.cancel(false));
         } catch (RejectedExecutionException e) {
-            timeOut(waiter); // the client is closing: end the wait now
+            end(sleep, Wake.TIMED_OUT); // the client is closing: end the sleep now
         }
-        return waiter;
+        return wake;
     }
 
     /**
-     * Wakes one waiter, or keeps the wake-up for the next one if nobody waits. Called for every
-     * message on the channel, and by a woken waiter that leaves without taking the lock so the
+     * Wakes one sleeper, or keeps the wake-up for the next one if nobody sleeps. Called for every
+     * message on the channel, and by a woken sleeper that leaves without taking the lock so the
      * wake-up is not lost.
      */
     public void wakeOne() {
+        takeFirst(Wake.RELEASED, true);
+    }
+
+    /**
+     * Takes the longest sleeper, ending its sleep with {@link Wake#CLAIMED}.
+     *
+     * @return the claimed sleeper, or {@code null} if nobody sleeps
+     */
+    public T claimOne() {
+        Sleep<T> claimed = takeFirst(Wake.CLAIMED, false);
+        return claimed == null ? null : claimed.sleeper();
+    }
+
+    /** Ends every current sleep as timed out; used when the client closes (later sleeps end at once). */
+    void endAll() {
+        while (takeFirst(Wake.TIMED_OUT, false) != null) {
+            // ended one
+        }
+    }
+
+    /**
+     * Ends the first sleep that is still running with {@code how}.
+     *
+     * @param keepIfNone with nobody sleeping, keep the wake-up for the next sleeper
+     */
+    private Sleep<T> takeFirst(Wake how, boolean keepIfNone) {
         while (true) {
-            CompletableFuture<Boolean> waiter;
+            Sleep<T> sleep;
             lock.lock();
             try {
-                waiter = waiters.poll();
-                if (waiter == null) {
-                    pendingWakeUp = true;
-                    return;
+                sleep = sleeps.poll();
+                if (sleep == null) {
+                    pendingWakeUp |= keepIfNone;
+                    return null;
                 }
             } finally {
                 lock.unlock();
             }
-            if (waiter.complete(true)) {
-                return;
+            if (sleep.wake().complete(how)) {
+                return sleep;
             }
         }
     }
 
-    /** Ends every current wait as if timed out; used when the client closes (later waits end at once). */
-    void endAllWaits() {
-        CompletableFuture<Boolean> waiter;
-        while (true) {
-            lock.lock();
-            try {
-                waiter = waiters.poll();
-            } finally {
-                lock.unlock();
-            }
-            if (waiter == null) {
-                return;
-            }
-            waiter.complete(false);
-        }
-    }
-
-    private void timeOut(CompletableFuture<Boolean> waiter) {
+    private void end(Sleep<T> sleep, Wake how) {
         lock.lock();
         try {
-            waiters.remove(waiter);
+            sleeps.remove(sleep);
         } finally {
             lock.unlock();
         }
-        waiter.complete(false);
+        sleep.wake().complete(how);
     }
 }

@@ -9,6 +9,8 @@ public final class Scripts {
     public static final LuaScript LOCK = LuaScript.load("lock");
     /** Release one hold of a reentrant lock, retry-safe; publishes when the lock becomes free. */
     public static final LuaScript UNLOCK = LuaScript.load("unlock");
+    /** Hand a reentrant lock from its releasing holder to a waiting holder without freeing it. */
+    public static final LuaScript HAND_OFF = LuaScript.load("hand_off");
     /** Renew many leases in one call (watchdog batch). */
     public static final LuaScript RENEW = LuaScript.load("renew");
     /** Delete a lock whoever holds it and wake its waiters. */
