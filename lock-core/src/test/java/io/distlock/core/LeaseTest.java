@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static io.distlock.core.TestClients.awaitTrue;
@@ -90,6 +91,28 @@ class LeaseTest {
         assertThat(events.lost).hasSize(1);
         assertThatThrownBy(lock::unlock).isInstanceOf(IllegalMonitorStateException.class)
                 .isNotInstanceOf(LockLostException.class);
+    }
+
+    @Test
+    void aHandOffFromAHolderThatLostItsLeaseStillServesTheWaiter() throws Exception {
+        RecordingListener events = new RecordingListener();
+        LockClient client = clients.open(redis.server(), b -> b.listener(events));
+        RedisLock lock = client.getLock("lost-hand-off");
+        lock.lock();
+        CompletableFuture<Boolean> waiterHeldIt = CompletableFuture.supplyAsync(() -> {
+            lock.lock();
+            boolean held = lock.isHeldByCurrentThread();
+            lock.unlock();
+            return held;
+        });
+        awaitTrue("the waiter sleeps", Duration.ofSeconds(5), () -> events.waiting.size() == 1);
+
+        // Deleted without a release message: the waiter sleeps on until it is handed the lock.
+        redis.server().command("DEL", "distlock:{lost-hand-off}");
+
+        assertThatThrownBy(lock::unlock).isInstanceOf(LockLostException.class);
+        assertThat(waiterHeldIt.get(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(lock.isLocked()).isFalse();
     }
 
     @Test

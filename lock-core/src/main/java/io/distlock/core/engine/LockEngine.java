@@ -2,6 +2,7 @@ package io.distlock.core.engine;
 
 import io.distlock.core.LockLostException;
 import io.distlock.core.pubsub.LockSubscriptions;
+import io.distlock.core.pubsub.WakeUpChannel;
 import io.distlock.core.scripts.ScriptExecutor;
 import io.distlock.core.watchdog.LeaseWatchdog;
 import io.lettuce.core.api.async.RedisAsyncCommands;
@@ -166,10 +167,7 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
         }
         if (previous != null) {
             watchdog.unwatch(previous);
-            if (!previous.lost()) {
-                previous.markLost();
-                events.lost(previous);
-            }
+            reportLost(previous);
         }
         if (watchdogued) {
             watchdog.watch(hold);
@@ -210,11 +208,8 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
      * @return the exception for the caller
      */
     LockLostException releasedLost(Hold hold) {
-        if (!hold.lost()) {
-            hold.markLost();
-            watchdog.unwatch(hold);
-            events.lost(hold);
-        }
+        watchdog.unwatch(hold);
+        reportLost(hold);
         int remaining = hold.count() - 1;
         hold.count(remaining);
         if (remaining <= 0) {
@@ -247,9 +242,22 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
 
     @Override
     public void lost(Hold hold) {
-        if (!hold.lost()) {
-            hold.markLost();
-            events.lost(hold);
+        reportLost(hold);
+    }
+
+    /**
+     * Marks a hold lost and tells the listeners, once. The lock may be free now without anyone
+     * having published a release, so a local waiter is woken to look.
+     */
+    private void reportLost(Hold hold) {
+        if (hold.lost()) {
+            return;
+        }
+        hold.markLost();
+        events.lost(hold);
+        WakeUpChannel<Acquisition> sleepers = subscriptions.find(hold.keys().channel());
+        if (sleepers != null) {
+            sleepers.wakeOne();
         }
     }
 
