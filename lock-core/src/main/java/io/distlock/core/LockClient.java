@@ -172,9 +172,7 @@ public final class LockClient implements AutoCloseable {
         if (name.isBlank()) {
             throw new IllegalArgumentException("lock name must not be blank");
         }
-        if (closed.get()) {
-            throw new IllegalStateException("LockClient " + clientId + " is closed");
-        }
+        engine.ensureOpen();
         return name;
     }
 

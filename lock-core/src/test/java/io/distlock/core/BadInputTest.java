@@ -103,10 +103,14 @@ class BadInputTest {
     }
 
     @Test
-    void aClosedClientRefusesNewLocks() {
+    void aClosedClientRefusesEveryLockOperationClearly() {
         LockClient closed = clients.open(redis.server());
+        RedisLock kept = closed.getLock("kept");
         closed.close();
         assertThatThrownBy(() -> closed.getLock("late"))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+        assertThatThrownBy(kept::tryLock).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+        assertThatThrownBy(kept::isLocked).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+        assertThatThrownBy(kept::unlock).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
     }
 }

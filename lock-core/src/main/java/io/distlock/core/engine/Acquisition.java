@@ -72,9 +72,11 @@ final class Acquisition {
      * @param waitMillis  how long to wait; {@code 0} tries once, {@code < 0} waits without limit
      * @param leaseMillis lease; {@code <= 0} means watchdog
      * @return the running acquisition
+     * @throws IllegalStateException if the client was closed
      */
     static Acquisition start(LockEngine engine, String name, LockKeys keys, LockProtocol protocol, String holderId,
                              long waitMillis, long leaseMillis) {
+        engine.ensureOpen();
         Acquisition acquisition = new Acquisition(engine, name, keys, protocol, holderId, waitMillis, leaseMillis);
         acquisition.begin(waitMillis != 0);
         return acquisition;
@@ -163,11 +165,7 @@ final class Acquisition {
             leaveChannel(true);
             return;
         }
-        try {
-            protocol.tryAcquire(keys, holderId, leaseMillis).whenComplete(this::onAttempt);
-        } catch (RuntimeException e) {
-            onAttempt(null, e);
-        }
+        protocol.tryAcquire(keys, holderId, leaseMillis).whenComplete(this::onAttempt);
     }
 
     private void onAttempt(Attempt attempt, Throwable error) {

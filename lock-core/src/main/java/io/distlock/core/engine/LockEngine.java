@@ -33,6 +33,7 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
     private final LeaseWatchdog watchdog;
     private final ReentrantProtocol reentrant;
     private final ConcurrentHashMap<HoldId, Hold> holds = new ConcurrentHashMap<>();
+    private volatile boolean closed;
     /** Per lock key, this client's hold of a lock that has one holder at a time (hand-off locks). */
     private final ConcurrentHashMap<String, Hold> exclusiveHolds = new ConcurrentHashMap<>();
 
@@ -266,8 +267,18 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
         events.renewalFailed(hold, cause);
     }
 
+    /**
+     * @throws IllegalStateException if the client was closed
+     */
+    public void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("LockClient " + clientId + " is closed");
+        }
+    }
+
     /** Stops renewing leases (held locks expire after at most one lease) and ends all waits. */
     public void close() {
+        closed = true;
         watchdog.close();
         subscriptions.close();
     }

@@ -9,8 +9,8 @@ import java.util.concurrent.ExecutionException;
 
 /**
  * Turns what Lettuce throws into {@link LockException}s whose message says what distlock was
- * doing, what went wrong and what to check. Exceptions the engine throws on purpose
- * ({@link LockException}, {@link IllegalMonitorStateException}, argument errors) pass unchanged.
+ * doing, what went wrong and what to check. Exceptions the engine reports on purpose
+ * ({@link LockException}, {@link IllegalMonitorStateException}) pass unchanged.
  */
 public final class RedisFailures {
 
@@ -36,9 +36,7 @@ public final class RedisFailures {
      */
     public static RuntimeException translate(String action, Throwable error) {
         Throwable e = unwrap(error);
-        if (e instanceof LockException || e instanceof IllegalMonitorStateException
-                || e instanceof IllegalArgumentException || e instanceof NullPointerException
-                || e instanceof IllegalStateException) {
+        if (e instanceof LockException || e instanceof IllegalMonitorStateException) {
             return (RuntimeException) e;
         }
         return new LockException("Could not " + action + ": " + describe(e), e);

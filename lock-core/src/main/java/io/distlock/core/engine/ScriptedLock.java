@@ -8,7 +8,9 @@ import io.lettuce.core.ScriptOutputType;
 
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * A {@link RedisLock} whose Redis side is a {@link LockProtocol}: all the {@code Lock} semantics
@@ -111,30 +113,29 @@ public class ScriptedLock implements RedisLock {
 
     @Override
     public boolean isLocked() {
-        return sync(engine.commands().exists(keys.lockKey()).toCompletableFuture(), "check lock") > 0;
+        return sync("check lock", () -> engine.commands().exists(keys.lockKey())) > 0;
     }
 
     @Override
     public boolean isHeldByCurrentThread() {
-        return sync(engine.commands().hexists(keys.lockKey(), currentHolder()).toCompletableFuture(), "check lock");
+        return sync("check lock", () -> engine.commands().hexists(keys.lockKey(), currentHolder()));
     }
 
     @Override
     public int getHoldCount() {
-        String count = sync(engine.commands().hget(keys.lockKey(), currentHolder()).toCompletableFuture(), "check lock");
+        String count = sync("check lock", () -> engine.commands().hget(keys.lockKey(), currentHolder()));
         return count == null ? 0 : Integer.parseInt(count);
     }
 
     @Override
     public long remainingTimeToLive() {
-        return sync(engine.commands().pttl(keys.lockKey()).toCompletableFuture(), "read the lease");
+        return sync("read the lease", () -> engine.commands().pttl(keys.lockKey()));
     }
 
     @Override
     public boolean forceUnlock() {
-        CompletableFuture<Long> deleted = engine.scripts().run(Scripts.FORCE_UNLOCK, ScriptOutputType.INTEGER,
-                new String[] {keys.lockKey(), keys.channel()}, ReentrantProtocol.UNLOCK_MESSAGE);
-        return sync(deleted, "force-unlock") == 1L;
+        return sync("force-unlock", () -> engine.scripts().<Long>run(Scripts.FORCE_UNLOCK, ScriptOutputType.INTEGER,
+                new String[] {keys.lockKey(), keys.channel()}, ReentrantProtocol.UNLOCK_MESSAGE)) == 1L;
     }
 
     /**
@@ -194,6 +195,7 @@ public class ScriptedLock implements RedisLock {
      * @return completes when Redis confirmed the release
      */
     protected CompletableFuture<Void> release(String holderId) {
+        engine.ensureOpen();
         Hold hold = engine.hold(keys, holderId);
         if (hold == null) {
             return CompletableFuture.failedFuture(new IllegalMonitorStateException(
@@ -272,8 +274,16 @@ public class ScriptedLock implements RedisLock {
         return engine.clientId() + ":" + Thread.currentThread().getId();
     }
 
-    private <T> T sync(CompletableFuture<T> future, String action) {
-        return Blocking.awaitUninterruptibly(future, commandLimit(), action + " of '" + name + "'");
+    private <T> T sync(String action, Supplier<CompletionStage<T>> command) {
+        engine.ensureOpen();
+        String what = action + " of '" + name + "'";
+        CompletableFuture<T> answer;
+        try {
+            answer = command.get().toCompletableFuture();
+        } catch (RuntimeException e) {
+            throw RedisFailures.translate(what, e);
+        }
+        return Blocking.awaitUninterruptibly(answer, commandLimit(), what);
     }
 
     private long commandLimit() {

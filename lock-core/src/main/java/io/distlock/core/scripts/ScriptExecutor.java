@@ -33,10 +33,16 @@ public final class ScriptExecutor {
      * @param keys   every key the script touches (all in one hash slot)
      * @param args   the script's ARGV
      * @param <T>    reply type for {@code output}
-     * @return the reply
+     * @return the reply; failures (also a closed connection) complete it exceptionally
      */
     public <T> CompletableFuture<T> run(LuaScript script, ScriptOutputType output, String[] keys, String... args) {
-        CompletionStage<T> bySha = commands.evalsha(script.sha1(), output, keys, args);
+        CompletionStage<T> bySha;
+        try {
+            bySha = commands.evalsha(script.sha1(), output, keys, args);
+        } catch (RuntimeException e) {
+            // e.g. the connection is closed: report it like any other failure, never throw
+            return CompletableFuture.failedFuture(e);
+        }
         return bySha.toCompletableFuture().exceptionallyCompose(error -> {
             if (isNoScript(error)) {
                 CompletionStage<T> bySource = commands.eval(script.source(), output, keys, args);
