@@ -146,14 +146,13 @@ final class Acquisition {
 
     /**
      * Another holder of this client has the lock: asking Redis would only be told so. Queue up
-     * behind the local sleepers instead, to be handed the lock or woken by its release; the sleep
-     * is bounded by what that holder's lease can last. Needs the channel already subscribed, so
-     * no release message can slip by.
+     * behind the local sleepers instead, to be handed the lock or woken by its release, the sleep
+     * bounded by what that holder's lease can last (if nobody of this client was subscribed yet,
+     * {@link #startWaiting} looks once more after subscribing).
      */
     private void begin(boolean mayWait) {
         Hold localHolder = mayWait ? engine.heldByAnotherLocalHolder(keys, holderId) : null;
-        WakeUpChannel<Acquisition> sleepers = localHolder == null ? null : engine.subscriptions().find(keys.channel());
-        if (sleepers != null && isConfirmed(sleepers.subscribed())) {
+        if (localHolder != null) {
             startWaiting(localHolder.remainingLeaseMillis());
         } else {
             attempt();
@@ -188,22 +187,26 @@ final class Acquisition {
     }
 
     /**
-     * Joins the lock's channel (once). If this client is already subscribed to it, a release since
-     * our last look was published there and woke one of its sleepers (or is kept for the next), so
-     * we can sleep at once; otherwise we look again once Redis confirmed the subscription.
+     * Joins the lock's channel (once). If this client was already subscribed to it before we
+     * joined, a release since our last look was published there and woke one of its sleepers (or
+     * is kept for the next), so we can sleep at once. Otherwise we look again once Redis confirmed
+     * the subscription: a release between our last look and the subscription published to nobody.
      */
     private void startWaiting(long holderTtlMillis) {
+        boolean subscribedBeforeJoining = false;
         if (channel == null) {
             waited = true;
             engine.events().waiting(name, protocol.type(), holderId);
+            WakeUpChannel<Acquisition> existing = engine.subscriptions().find(keys.channel());
+            boolean confirmed = existing != null && isConfirmed(existing.subscribed());
             channel = engine.subscriptions().join(keys.channel());
+            subscribedBeforeJoining = confirmed && channel == existing;
         }
-        CompletableFuture<Void> subscribed = channel.subscribed();
-        if (isConfirmed(subscribed)) {
+        if (subscribedBeforeJoining) {
             sleepUntilWoken(holderTtlMillis);
             return;
         }
-        subscribed.whenComplete((ok, error) -> {
+        channel.subscribed().whenComplete((ok, error) -> {
             if (error != null) {
                 finish(LockEvent.Failure.ERROR, error);
             } else {
