@@ -18,8 +18,11 @@ import java.util.concurrent.locks.Lock;
  * {@code unlock()} throws {@link LockLostException} and listeners are told.
  *
  * <p><b>Async use.</b> The {@code *Async} methods take an explicit holder id instead of the
- * calling thread, so a hold can be acquired on one thread and released on another. Their futures
- * complete on Redis client I/O threads: do not block in callbacks attached to them.
+ * calling thread, so a hold can be acquired on one thread and released on another. Like a thread,
+ * one holder id does one thing at a time: start its next call after the previous future
+ * completed. Ending a {@code tryLockAsync} future yourself (cancel, {@code orTimeout}, ...)
+ * abandons the attempt, and a hold it still gets is given back. The futures complete on Redis
+ * client I/O threads: do not block in callbacks attached to them.
  *
  * <p>Instances are cheap and thread-safe; {@link LockClient#getLock(String)} may be called for
  * every use or cached.

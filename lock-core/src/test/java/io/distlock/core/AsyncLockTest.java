@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import static io.distlock.core.TestClients.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -38,17 +39,22 @@ class AsyncLockTest {
         assertThat(lock.isLocked()).isFalse();
     }
 
+    /** The holder's lease is 30 s: only the release message can wake the sleeping waiter quickly. */
     @Test
     void anAsyncWaiterIsWokenByTheRelease() throws Exception {
-        RedisLock lock = clients.open(redis.server()).getLock("async-wait");
-        assertThat(lock.tryLockAsync(0, 0, TimeUnit.SECONDS, "first").get(5, TimeUnit.SECONDS)).isTrue();
-        CompletableFuture<Boolean> second = lock.tryLockAsync(10, 0, TimeUnit.SECONDS, "second");
+        RedisLock held = clients.open(redis.server()).getLock("async-wait");
+        RedisLock waited = clients.open(redis.server()).getLock("async-wait");
+        assertThat(held.tryLockAsync(0, 0, TimeUnit.SECONDS, "first").get(5, TimeUnit.SECONDS)).isTrue();
+        ScriptStats.reset(redis.server());
+        CompletableFuture<Boolean> second = waited.tryLockAsync(20, 0, TimeUnit.SECONDS, "second");
+        awaitTrue("the waiter tried before and after subscribing, and sleeps", Duration.ofSeconds(5),
+                () -> ScriptStats.scriptCalls(redis.server()) >= 2);
         assertThat(second).isNotDone();
 
-        lock.unlockAsync("first").get(5, TimeUnit.SECONDS);
+        held.unlockAsync("first").get(5, TimeUnit.SECONDS);
 
         assertThat(second.get(2, TimeUnit.SECONDS)).isTrue();
-        lock.unlockAsync("second").get(5, TimeUnit.SECONDS);
+        waited.unlockAsync("second").get(5, TimeUnit.SECONDS);
     }
 
     @Test
@@ -64,6 +70,23 @@ class AsyncLockTest {
         awaitTrue("the subscription is gone", Duration.ofSeconds(5), () -> client.activeSubscriptions() == 0);
         lock.unlockAsync("first").get(5, TimeUnit.SECONDS);
         assertThat(lock.isLocked()).isFalse();
+    }
+
+    @Test
+    void anAsyncWaitTheCallerTimedOutNeverTakesTheLockLater() throws Exception {
+        LockClient client = clients.open(redis.server());
+        RedisLock lock = client.getLock("async-abandoned");
+        assertThat(lock.tryLockAsync(0, 0, TimeUnit.SECONDS, "first").get(5, TimeUnit.SECONDS)).isTrue();
+        CompletableFuture<Boolean> waiting = lock.tryLockAsync(20, 0, TimeUnit.SECONDS, "second")
+                .orTimeout(200, TimeUnit.MILLISECONDS);
+        assertThatThrownBy(() -> waiting.get(5, TimeUnit.SECONDS)).hasCauseInstanceOf(TimeoutException.class);
+
+        lock.unlockAsync("first").get(5, TimeUnit.SECONDS);
+
+        RedisLock other = clients.open(redis.server()).getLock("async-abandoned");
+        assertThat(other.tryLock(5, TimeUnit.SECONDS)).isTrue();
+        other.unlock();
+        assertThat(client.watchdogHoldCount()).isZero();
     }
 
     @Test

@@ -116,6 +116,35 @@ class LeaseTest {
     }
 
     @Test
+    void reenteringWithoutLeaseTimeHandsAnExplicitLeaseToTheWatchdog() {
+        LockClient client = clients.open(redis.server(), b -> b.watchdogTimeout(WATCHDOG));
+        RedisLock lock = client.getLock("upgraded");
+        lock.lock(200, TimeUnit.MILLISECONDS);
+        lock.lock();
+        assertThat(client.watchdogHoldCount()).isEqualTo(1);
+
+        long until = System.nanoTime() + WATCHDOG.multipliedBy(3).toNanos();
+        awaitTrue("three watchdog timeouts passed", WATCHDOG.multipliedBy(6), () -> System.nanoTime() > until);
+
+        assertThat(lock.isHeldByCurrentThread()).isTrue();
+        lock.unlock();
+        lock.unlock();
+        assertThat(lock.isLocked()).isFalse();
+    }
+
+    @Test
+    void reenteringWithAShortLeaseNeverShortensTheHold() throws Exception {
+        LockClient client = clients.open(redis.server(), b -> b.watchdogTimeout(WATCHDOG));
+        RedisLock lock = client.getLock("not-shortened");
+        lock.lock();
+        assertThat(lock.tryLock(0, 50, TimeUnit.MILLISECONDS)).isTrue();
+        assertThat(lock.remainingTimeToLive()).isGreaterThan(100);
+        lock.unlock();
+        lock.unlock();
+        assertThat(lock.isLocked()).isFalse();
+    }
+
+    @Test
     void eachUnlockOfALostReentrantHoldThrows() {
         LockClient client = clients.open(redis.server(), b -> b.watchdogTimeout(WATCHDOG));
         RedisLock lock = client.getLock("lost-twice");

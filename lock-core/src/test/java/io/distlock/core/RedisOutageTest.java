@@ -89,6 +89,29 @@ class RedisOutageTest {
         assertThat(lock.isLocked()).isFalse();
     }
 
+    /**
+     * Redis runs the lock script after the caller gave up on it (paused clients): the attempt is
+     * undone, nobody is locked out for a lease, and trying again gives an ordinary first hold.
+     */
+    @Test
+    void anAttemptThatTimedOutLeavesNothingBehind() throws Exception {
+        LockClient client = clients.open(redis.server(), b -> b.commandTimeout(Duration.ofMillis(300)));
+        RedisLock lock = client.getLock("late-attempt");
+
+        redis.server().command("CLIENT", "PAUSE", "1000");
+        assertThatThrownBy(lock::lock).isInstanceOf(LockException.class);
+
+        RedisLock other = clients.open(redis.server()).getLock("late-attempt");
+        assertThat(other.tryLock(5, TimeUnit.SECONDS)).as("the late attempt was undone").isTrue();
+        other.unlock();
+
+        lock.lock();
+        assertThat(lock.getHoldCount()).isEqualTo(1);
+        lock.unlock();
+        assertThat(lock.isLocked()).isFalse();
+        assertThat(client.watchdogHoldCount()).isZero();
+    }
+
     @Test
     void unreachableRedisFailsTheBuildWithAClearMessage() throws Exception {
         int closedPort;

@@ -16,11 +16,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import static io.distlock.core.TestClients.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 @Timeout(60)
 class WaitingTest {
@@ -65,14 +64,15 @@ class WaitingTest {
         try {
             for (int round = 0; round < rounds; round++) {
                 holderLock.lock();
+                ScriptStats.reset(redis.server());
                 AtomicReference<Long> acquiredAt = new AtomicReference<>();
                 Future<?> waiting = waiterThread.submit(() -> {
                     waiterLock.lock();
                     acquiredAt.set(System.nanoTime());
                     waiterLock.unlock();
                 });
-                awaitTrue("the waiter is subscribed", Duration.ofSeconds(5),
-                        () -> waiterClient.activeSubscriptions() == 1);
+                awaitTrue("the waiter tried before and after subscribing, and sleeps", Duration.ofSeconds(5),
+                        () -> ScriptStats.scriptCalls(redis.server()) >= 2);
                 long releasedAt = System.nanoTime();
                 holderLock.unlock();
                 waiting.get(10, TimeUnit.SECONDS);
@@ -121,6 +121,32 @@ class WaitingTest {
         });
         held.unlock();
         assertThat(held.isLocked()).isFalse();
+    }
+
+    @Test
+    void anAlreadyInterruptedThreadDoesNotTouchTheLock() {
+        RedisLock lock = clients.open(redis.server()).getLock("pre-interrupted");
+        Thread.currentThread().interrupt();
+        try {
+            assertThatThrownBy(lock::lockInterruptibly).isInstanceOf(InterruptedException.class);
+            Thread.currentThread().interrupt();
+            assertThatThrownBy(() -> lock.tryLock(1, TimeUnit.SECONDS)).isInstanceOf(InterruptedException.class);
+        } finally {
+            Thread.interrupted();
+        }
+        assertThat(lock.isLocked()).isFalse();
+    }
+
+    @Test
+    void hugeWaitTimesMeanNoLimit() throws Exception {
+        RedisLock lock = clients.open(redis.server()).getLock("huge-wait");
+        assertThat(lock.tryLock(Long.MAX_VALUE, TimeUnit.MILLISECONDS)).isTrue();
+        assertThat(lock.tryLock(Long.MAX_VALUE, 365, TimeUnit.DAYS)).isTrue();
+        lock.unlock();
+        lock.unlock();
+        assertThat(lock.isLocked()).isFalse();
+        assertThatThrownBy(() -> lock.tryLock(0, 366, TimeUnit.DAYS))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("leaseTime");
     }
 
     @Test
@@ -183,7 +209,7 @@ class WaitingTest {
         LockClient waiterClient = clients.open(redis.server());
         int waiters = 8;
         held.lock();
-        redis.server().command("CONFIG", "RESETSTAT");
+        ScriptStats.reset(redis.server());
         ExecutorService pool = Executors.newFixedThreadPool(waiters);
         try {
             List<Future<?>> results = new ArrayList<>();
@@ -195,17 +221,19 @@ class WaitingTest {
                     return null;
                 }));
             }
-            awaitTrue("every waiter tried once", Duration.ofSeconds(5), () -> scriptCalls() > waiters);
+            awaitTrue("every waiter tried once", Duration.ofSeconds(5),
+                    () -> ScriptStats.scriptCalls(redis.server()) > waiters);
             letTimePass(Duration.ofMillis(300));
-            long callsWhileHeld = scriptCalls();
+            long callsWhileHeld = ScriptStats.scriptCalls(redis.server());
             letTimePass(Duration.ofMillis(1500));
-            assertThat(scriptCalls()).as("lock attempts while the lock stayed held").isEqualTo(callsWhileHeld);
+            assertThat(ScriptStats.scriptCalls(redis.server())).as("lock attempts while the lock stayed held")
+                    .isEqualTo(callsWhileHeld);
 
             held.unlock();
             for (Future<?> result : results) {
                 result.get(10, TimeUnit.SECONDS);
             }
-            assertThat(scriptCalls() - callsWhileHeld)
+            assertThat(ScriptStats.scriptCalls(redis.server()) - callsWhileHeld)
                     .as("script calls to pass the lock through %d waiters", waiters)
                     .isLessThanOrEqualTo(2L * waiters + 2);
         } finally {
@@ -238,13 +266,13 @@ class WaitingTest {
         receiver.start();
         awaitTrue("the receiver waits", Duration.ofSeconds(5), () -> events.waiting.size() == 1);
         letTimePass(Duration.ofMillis(200));
-        redis.server().command("CONFIG", "RESETSTAT");
+        ScriptStats.reset(redis.server());
 
         lock.unlock();
 
         receivedAt.get(5, TimeUnit.SECONDS);
         String stats = redis.server().commandString("INFO", "commandstats");
-        assertThat(scriptCalls()).as("script calls for the hand-over; %s", stats).isEqualTo(1);
+        assertThat(ScriptStats.scriptCalls(redis.server())).as("script calls for the hand-over; %s", stats).isEqualTo(1);
         assertThat(stats).doesNotContain("cmdstat_publish");
         assertThat(lock.isLocked()).isTrue();
         assertThat(events.acquired).last().satisfies(e -> {
@@ -285,14 +313,4 @@ class WaitingTest {
         }
     }
 
-    /** Lua scripts run (an EVALSHA answered NOSCRIPT and then sent as EVAL counts once). */
-    private long scriptCalls() {
-        String stats = redis.server().commandString("INFO", "commandstats");
-        long calls = 0;
-        Matcher m = Pattern.compile("cmdstat_(evalsha|eval):calls=(\\d+)(?:.*?failed_calls=(\\d+))?").matcher(stats);
-        while (m.find()) {
-            calls += Long.parseLong(m.group(2)) - (m.group(3) == null ? 0 : Long.parseLong(m.group(3)));
-        }
-        return calls;
-    }
 }

@@ -5,6 +5,7 @@ import io.distlock.core.pubsub.WakeUpChannel;
 import io.distlock.core.pubsub.WakeUpChannel.Wake;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -36,6 +37,7 @@ final class Acquisition {
     private final String holderId;
     private final long leaseMillis;
     private final boolean watchdogued;
+    private final int knownCount;
     private final long startNanos = System.nanoTime();
     private final long deadlineNanos;
     private final CompletableFuture<Hold> outcome = new CompletableFuture<>();
@@ -47,7 +49,8 @@ final class Acquisition {
     private boolean wokenByRelease;
     // Also read by abandon(), on the caller's thread.
     private volatile boolean waited;
-    private volatile CompletableFuture<Wake> sleep;
+    /** Ends the current sleep early, if any. */
+    private volatile Runnable endSleep;
 
     private Acquisition(LockEngine engine, String name, LockKeys keys, LockProtocol protocol, String holderId,
                         long waitMillis, long leaseMillis) {
@@ -58,7 +61,11 @@ final class Acquisition {
         this.holderId = holderId;
         this.watchdogued = leaseMillis <= 0;
         this.leaseMillis = watchdogued ? engine.watchdogLeaseMillis() : leaseMillis;
-        this.deadlineNanos = waitMillis < 0 ? Long.MAX_VALUE : startNanos + waitMillis * 1_000_000L;
+        long waitNanos = TimeUnit.MILLISECONDS.toNanos(waitMillis);
+        this.deadlineNanos = waitMillis < 0 || waitNanos >= Long.MAX_VALUE - startNanos ? Long.MAX_VALUE
+                : startNanos + waitNanos;
+        Hold current = engine.hold(keys, holderId);
+        this.knownCount = current == null ? 0 : current.count();
     }
 
     /**
@@ -111,9 +118,9 @@ final class Acquisition {
         engine.events().acquireFailed(name, protocol.type(), holderId, startNanos, waited,
                 LockEvent.Failure.INTERRUPTED, null);
         outcome.complete(null);
-        CompletableFuture<Wake> sleeping = sleep;
+        Runnable sleeping = endSleep;
         if (sleeping != null) {
-            sleeping.complete(Wake.TIMED_OUT);
+            sleeping.run();
         }
         return true;
     }
@@ -164,12 +171,14 @@ final class Acquisition {
             leaveChannel(true);
             return;
         }
-        protocol.tryAcquire(keys, holderId, leaseMillis).whenComplete(this::onAttempt);
+        protocol.tryAcquire(keys, holderId, leaseMillis, knownCount).whenComplete(this::onAttempt);
     }
 
     private void onAttempt(Attempt attempt, Throwable error) {
         try {
             if (error != null) {
+                // The attempt may still have run (e.g. it timed out): undo whatever it did.
+                protocol.release(keys, holderId, knownCount + 1);
                 finish(LockEvent.Failure.ERROR, error);
             } else if (attempt.acquired()) {
                 onAcquired(attempt, 0);
@@ -223,10 +232,11 @@ final class Acquisition {
         // 0: the lease ends within the millisecond; -1: no lease at all (foreign key), so bound the
         // sleep by our own lease as a safety net instead of trusting a message to come.
         long bound = holderTtlMillis >= 0 ? holderTtlMillis : engine.watchdogLeaseMillis();
-        CompletableFuture<Wake> wake = channel.sleep(this, Math.min(bound, remainingMillis()), engine.scheduler());
-        sleep = wake;
+        WakeUpChannel<Acquisition> sleptOn = channel;
+        CompletableFuture<Wake> wake = sleptOn.sleep(this, Math.min(bound, remainingMillis()), engine.scheduler());
+        endSleep = () -> sleptOn.endSleep(wake);
         if (state.get() != RUNNING) {
-            wake.complete(Wake.TIMED_OUT);
+            sleptOn.endSleep(wake);
         }
         wake.whenComplete((how, error) -> {
             if (how == Wake.CLAIMED) {

@@ -12,7 +12,7 @@ public final class Hold {
     private final LockKeys keys;
     private final String holderId;
     private final LockProtocol protocol;
-    private final boolean watchdog;
+    private volatile boolean watchdog;
     private final long leaseMillis;
     private final long acquiredNanos;
     private final int handOffs;
@@ -58,6 +58,11 @@ public final class Hold {
         return watchdog;
     }
 
+    /** A re-entry without lease time: the watchdog keeps the lease alive from now on. */
+    void watchdogFromNowOn() {
+        this.watchdog = true;
+    }
+
     /**
      * @return how long the lease lasts at most from now, as far as this client knows: a full lease
      *         for watchdog holds, else the lease less the time since the first hold
@@ -65,6 +70,14 @@ public final class Hold {
     public long remainingLeaseMillis() {
         return watchdog ? leaseMillis
                 : Math.max(0, leaseMillis - (System.nanoTime() - acquiredNanos) / 1_000_000L);
+    }
+
+    /**
+     * @return for an explicit lease, how long ago it ended in milliseconds (negative while it
+     *         lasts); for watchdog holds, which do not end, a negative number
+     */
+    long millisSinceLeaseEnded() {
+        return watchdog ? -1 : (System.nanoTime() - acquiredNanos) / 1_000_000L - leaseMillis;
     }
 
     /** @return {@link System#nanoTime()} when the first hold was taken */

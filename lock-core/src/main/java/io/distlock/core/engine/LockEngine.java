@@ -10,6 +10,7 @@ import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The machinery one {@link io.distlock.core.LockClient} shares among all its locks: Redis
@@ -64,6 +65,8 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
         this.scheduler = scheduler;
         this.events = events;
         this.watchdog = new LeaseWatchdog(scheduler, watchdogLeaseMillis, RENEWAL_BATCH_SIZE, this);
+        scheduler.scheduleWithFixedDelay(this::forgetExpiredHolds, watchdogLeaseMillis, watchdogLeaseMillis,
+                TimeUnit.MILLISECONDS);
         this.reentrant = new ReentrantProtocol(scripts);
     }
 
@@ -159,6 +162,10 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
         Hold previous = holds.get(id);
         if (previous != null && count > 1) {
             previous.count(count);
+            if (watchdogued && !previous.watchdog()) {
+                previous.watchdogFromNowOn();
+                watchdog.watch(previous);
+            }
             return previous;
         }
         Hold hold = new Hold(name, keys, holderId, protocol, watchdogued, leaseMillis, count, handOffs);
@@ -168,7 +175,11 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
         }
         if (previous != null) {
             watchdog.unwatch(previous);
-            reportLost(previous);
+            if (!previous.releaseUnconfirmed()) {
+                // Not released by us, yet gone: its lease was lost. (An unconfirmed release that
+                // did happen is simply done.)
+                reportLost(previous);
+            }
         }
         if (watchdogued) {
             watchdog.watch(hold);
@@ -229,6 +240,19 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
         Hold hold = exclusiveHolds.get(keys.lockKey());
         return hold == null || hold.holderId().equals(holderId) || hold.releaseUnconfirmed() || hold.lost()
                 ? null : hold;
+    }
+
+    /**
+     * Forgets explicit-lease holds that were never released and whose lease ended more than one
+     * watchdog timeout ago ({@code lock(10, SECONDS)} used as a self-expiring lock). Until then a
+     * late {@code unlock()} still reports the loss; after that it finds nothing held.
+     */
+    private void forgetExpiredHolds() {
+        for (Hold hold : holds.values()) {
+            if (hold.millisSinceLeaseEnded() > watchdogLeaseMillis) {
+                forget(hold);
+            }
+        }
     }
 
     private void forget(Hold hold) {

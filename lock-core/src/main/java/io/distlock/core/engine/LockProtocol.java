@@ -6,7 +6,7 @@ import java.util.concurrent.CompletableFuture;
 /**
  * The Redis side of one kind of lock: what one acquisition attempt and one release do, each a
  * single script call. Waiting, leases, the watchdog, events and the {@code Lock} API are the same
- * for every kind and live in {@link AbstractRedisLock} and {@link Acquisition}.
+ * for every kind and live in {@link ScriptedLock} and {@link Acquisition}.
  */
 public interface LockProtocol {
 
@@ -14,14 +14,16 @@ public interface LockProtocol {
     String type();
 
     /**
-     * One attempt to acquire (or re-enter).
+     * One attempt to acquire (or re-enter). Must be safe to repeat for the same
+     * {@code knownCount}, and undone by {@link #release} with {@code knownCount + 1}.
      *
      * @param keys        the lock's keys
      * @param holderId    who acquires
      * @param leaseMillis lease to set, &gt; 0
+     * @param knownCount  the holder's hold count before this attempt, as this client knows it
      * @return the attempt's outcome
      */
-    CompletableFuture<Attempt> tryAcquire(LockKeys keys, String holderId, long leaseMillis);
+    CompletableFuture<Attempt> tryAcquire(LockKeys keys, String holderId, long leaseMillis, int knownCount);
 
     /**
      * Releases one hold; must be safe to repeat for the same {@code expectedCount}.

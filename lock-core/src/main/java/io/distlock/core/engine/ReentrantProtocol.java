@@ -32,9 +32,9 @@ public final class ReentrantProtocol implements LockProtocol {
     }
 
     @Override
-    public CompletableFuture<Attempt> tryAcquire(LockKeys keys, String holderId, long leaseMillis) {
+    public CompletableFuture<Attempt> tryAcquire(LockKeys keys, String holderId, long leaseMillis, int knownCount) {
         CompletableFuture<List<Long>> reply = scripts.run(Scripts.LOCK, ScriptOutputType.MULTI,
-                new String[] {keys.lockKey()}, Long.toString(leaseMillis), holderId);
+                new String[] {keys.lockKey()}, Long.toString(leaseMillis), holderId, Integer.toString(knownCount));
         return reply.thenApply(r -> r.get(0) == 1L
                 ? Attempt.acquired(r.get(1).intValue())
                 : Attempt.busy(r.get(1)));

@@ -25,6 +25,9 @@ public class ScriptedLock implements RedisLock {
      */
     static final int MAX_HAND_OFFS_IN_A_ROW = 16;
 
+    /** Longest explicit lease: Redis rejects expiry times that overflow its clock arithmetic. */
+    static final long MAX_LEASE_MILLIS = TimeUnit.DAYS.toMillis(365);
+
     private final LockEngine engine;
     private final String name;
     private final LockKeys keys;
@@ -59,7 +62,7 @@ public class ScriptedLock implements RedisLock {
 
     @Override
     public void lock(long leaseTime, TimeUnit unit) {
-        acquireUninterruptibly(toMillis(leaseTime, unit));
+        acquireUninterruptibly(leaseMillis(leaseTime, unit));
     }
 
     @Override
@@ -83,7 +86,7 @@ public class ScriptedLock implements RedisLock {
 
     @Override
     public boolean tryLock(long waitTime, long leaseTime, TimeUnit unit) throws InterruptedException {
-        return acquire(Math.max(0, toMillis(waitTime, unit)), toMillis(leaseTime, unit), true) != null;
+        return acquire(Math.max(0, toMillis(waitTime, unit)), leaseMillis(leaseTime, unit), true) != null;
     }
 
     @Override
@@ -95,10 +98,12 @@ public class ScriptedLock implements RedisLock {
     public CompletableFuture<Boolean> tryLockAsync(long waitTime, long leaseTime, TimeUnit unit, String holderId) {
         checkHolder(holderId);
         Acquisition acquisition = Acquisition.start(engine, name, keys, protocol, holderId,
-                Math.max(0, toMillis(waitTime, unit)), toMillis(leaseTime, unit));
+                Math.max(0, toMillis(waitTime, unit)), leaseMillis(leaseTime, unit));
         CompletableFuture<Boolean> acquired = acquisition.outcome().thenApply(Objects::nonNull);
         acquired.whenComplete((ok, error) -> {
-            if (acquired.isCancelled()) {
+            if (!Boolean.TRUE.equals(ok)) {
+                // Not acquired, or the caller ended the future (cancel, orTimeout, complete):
+                // nobody will use or release a hold that arrives after this.
                 giveUp(acquisition);
             }
         });
@@ -148,9 +153,12 @@ public class ScriptedLock implements RedisLock {
      * @throws InterruptedException if interruptible and interrupted; nothing is held then
      */
     protected Hold acquire(long waitMillis, long leaseMillis, boolean interruptible) throws InterruptedException {
+        if (interruptible && Thread.interrupted()) {
+            throw new InterruptedException("interrupted before acquiring lock '" + name + "'");
+        }
         Acquisition acquisition = Acquisition.start(engine, name, keys, protocol, currentHolder(), waitMillis,
                 leaseMillis);
-        long limit = waitMillis == Blocking.NO_LIMIT ? Blocking.NO_LIMIT
+        long limit = waitMillis == Blocking.NO_LIMIT || waitMillis > Long.MAX_VALUE / 2 ? Blocking.NO_LIMIT
                 : waitMillis + 2 * commandLimit();
         String action = "acquire lock '" + name + "'";
         boolean done = false;
@@ -293,6 +301,15 @@ public class ScriptedLock implements RedisLock {
     private static long toMillis(long time, TimeUnit unit) {
         Objects.requireNonNull(unit, "unit must not be null");
         return unit.toMillis(time);
+    }
+
+    private static long leaseMillis(long leaseTime, TimeUnit unit) {
+        long millis = toMillis(leaseTime, unit);
+        if (millis > MAX_LEASE_MILLIS) {
+            throw new IllegalArgumentException("leaseTime must be at most 365 days, but was " + leaseTime + " " + unit
+                    + "; use no lease time (watchdog) for holds of unknown length");
+        }
+        return millis;
     }
 
     private static void checkHolder(String holderId) {

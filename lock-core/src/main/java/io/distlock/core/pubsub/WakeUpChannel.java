@@ -102,6 +102,22 @@ public final class WakeUpChannel<T> {
     }
 
     /**
+     * Ends a sleep early, as timed out, and forgets it at once (a waiter that gives up must not
+     * stay queued until a release reaches it).
+     *
+     * @param wake what {@link #sleep} returned
+     */
+    public void endSleep(CompletableFuture<Wake> wake) {
+        lock.lock();
+        try {
+            sleeps.removeIf(sleep -> sleep.wake() == wake);
+        } finally {
+            lock.unlock();
+        }
+        wake.complete(Wake.TIMED_OUT);
+    }
+
+    /**
      * Wakes one sleeper, or keeps the wake-up for the next one if nobody sleeps. Called for every
      * message on the channel, and by a woken sleeper that leaves without taking the lock so the
      * wake-up is not lost.

@@ -101,7 +101,9 @@ public final class LeaseWatchdog implements AutoCloseable {
                     calls.add(renew(protocol, holds.subList(from, Math.min(holds.size(), from + batchSize))));
                 }
             });
+            // A round never outlives a lease, even on a client whose commands have no timeout.
             CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new))
+                    .orTimeout(leaseMillis, TimeUnit.MILLISECONDS)
                     .whenComplete((ignored, error) -> roundInFlight.set(false));
         } catch (RuntimeException e) {
             roundInFlight.set(false);

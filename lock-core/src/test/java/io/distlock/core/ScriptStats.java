@@ -1,0 +1,34 @@
+package io.distlock.core;
+
+import io.distlock.test.RedisServer;
+
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Counts the Lua scripts a Redis server ran, from {@code INFO commandstats}: how tests see
+ * whether waiters poll, and when a waiter has made its attempts and gone to sleep.
+ */
+final class ScriptStats {
+
+    private static final Pattern SCRIPT_CALLS =
+            Pattern.compile("cmdstat_(evalsha|eval):calls=(\\d+)(?:.*?failed_calls=(\\d+))?");
+
+    private ScriptStats() {
+    }
+
+    /** Starts counting from zero. */
+    static void reset(RedisServer server) {
+        server.command("CONFIG", "RESETSTAT");
+    }
+
+    /** @return scripts run since the last reset (an EVALSHA answered NOSCRIPT, then sent as EVAL, counts once) */
+    static long scriptCalls(RedisServer server) {
+        Matcher m = SCRIPT_CALLS.matcher(server.commandString("INFO", "commandstats"));
+        long calls = 0;
+        while (m.find()) {
+            calls += Long.parseLong(m.group(2)) - (m.group(3) == null ? 0 : Long.parseLong(m.group(3)));
+        }
+        return calls;
+    }
+}
