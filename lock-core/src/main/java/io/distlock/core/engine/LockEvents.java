@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BiConsumer;
+import java.util.function.Supplier;
 
 /**
  * Hands engine events to the registered {@link LockListener}s. A listener that throws is logged
@@ -30,36 +31,35 @@ public final class LockEvents {
     }
 
     void waiting(String lockName, String type, String holderId) {
-        fire(LockListener::onWaiting, new LockEvent(lockName, type, holderId, 0, Duration.ZERO, true, null, null));
+        fire(LockListener::onWaiting, () -> new LockEvent(lockName, type, holderId, 0, Duration.ZERO, true, null, null));
     }
 
     void acquired(Hold hold, long startNanos, boolean waited) {
-        fire(LockListener::onAcquired, new LockEvent(hold.lockName(), hold.protocol().type(), hold.holderId(),
+        fire(LockListener::onAcquired, () -> new LockEvent(hold.lockName(), hold.protocol().type(), hold.holderId(),
                 hold.count(), since(startNanos), waited, null, null));
     }
 
     void acquireFailed(String lockName, String type, String holderId, long startNanos, boolean waited,
                        LockEvent.Failure failure, Throwable cause) {
-        fire(LockListener::onAcquireFailed, new LockEvent(lockName, type, holderId, 0, since(startNanos), waited,
+        fire(LockListener::onAcquireFailed, () -> new LockEvent(lockName, type, holderId, 0, since(startNanos), waited,
                 failure, cause));
     }
 
     void released(Hold hold, int remaining) {
-        Duration held = remaining == 0 ? since(hold.acquiredNanos()) : Duration.ZERO;
-        fire(LockListener::onReleased, new LockEvent(hold.lockName(), hold.protocol().type(), hold.holderId(),
-                remaining, held, false, null, null));
+        fire(LockListener::onReleased, () -> new LockEvent(hold.lockName(), hold.protocol().type(), hold.holderId(),
+                remaining, remaining == 0 ? since(hold.acquiredNanos()) : Duration.ZERO, false, null, null));
     }
 
     void renewed(Hold hold) {
-        fire(LockListener::onRenewed, event(hold, hold.count(), null));
+        fire(LockListener::onRenewed, () -> event(hold, hold.count(), null));
     }
 
     void renewalFailed(Hold hold, Throwable cause) {
-        fire(LockListener::onRenewalFailed, event(hold, hold.count(), cause));
+        fire(LockListener::onRenewalFailed, () -> event(hold, hold.count(), cause));
     }
 
     void lost(Hold hold) {
-        fire(LockListener::onLost, event(hold, 0, null));
+        fire(LockListener::onLost, () -> event(hold, 0, null));
     }
 
     private static LockEvent event(Hold hold, int count, Throwable cause) {
@@ -71,7 +71,12 @@ public final class LockEvents {
         return Duration.ofNanos(System.nanoTime() - startNanos);
     }
 
-    private void fire(BiConsumer<LockListener, LockEvent> method, LockEvent event) {
+    /** Builds the event only when somebody listens: most acquisitions are on the hot path. */
+    private void fire(BiConsumer<LockListener, LockEvent> method, Supplier<LockEvent> events) {
+        if (listeners.isEmpty()) {
+            return;
+        }
+        LockEvent event = events.get();
         for (LockListener listener : listeners) {
             try {
                 method.accept(listener, event);
