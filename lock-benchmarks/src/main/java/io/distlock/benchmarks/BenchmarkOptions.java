@@ -11,12 +11,13 @@ import java.util.Set;
  *
  * @param redisUri    the Redis to use; empty starts a local redis-server for the run
  * @param threads     threads of the multi-threaded scenarios
- * @param warmup      warm-up before each measurement; zero skips it
+ * @param rounds      rounds per scenario; each measures distlock, Redisson and the ceiling once
+ * @param warmup      warm-up before every measurement of every round; zero skips it
  * @param measurement length of each measurement
  * @param scenarios   the scenarios to run, in their declaration order
  */
-public record BenchmarkOptions(Optional<String> redisUri, int threads, Duration warmup, Duration measurement,
-                               Set<Scenario> scenarios) {
+public record BenchmarkOptions(Optional<String> redisUri, int threads, int rounds, Duration warmup,
+                               Duration measurement, Set<Scenario> scenarios) {
 
     /** Text printed by {@code --help}. */
     public static final String HELP = String.join(System.lineSeparator(),
@@ -28,15 +29,22 @@ public record BenchmarkOptions(Optional<String> redisUri, int threads, Duration 
             "  --redis-uri=URI        Redis to use, e.g. redis://127.0.0.1:6379 (only keys of this run are",
             "                         created and deleted). Default: start a local redis-server for the run.",
             "  --threads=N            threads of the uncontended and contended scenarios (default 16)",
-            "  --warmup-seconds=S     warm-up before each measurement, fractions allowed, 0 = none (default 2)",
+            "  --rounds=N             rounds per scenario (default 3). Each round measures distlock, then Redisson,",
+            "                         then the ceiling with the same thread count, back to back; the report gives",
+            "                         per-round ratios and their median over the rounds.",
+            "  --warmup-seconds=S     warm-up before every measurement of every round (not only the first round),",
+            "                         fractions allowed, 0 = none (default 2)",
             "  --seconds=S            length of each measurement, fractions allowed, e.g. 0.5 (default 5)",
             "  --scenarios=LIST       comma-separated subset of uncontended,contended,single (default all)",
             "  --help                 print this text",
+            "",
+            "A run takes about scenarios x rounds x 3 measurements x (warm-up + measurement) seconds; with the",
+            "defaults 3 x 3 x 3 x 7 s, a little over 3 minutes.",
             "");
 
     /** @return the options when none are given */
     public static BenchmarkOptions defaults() {
-        return new BenchmarkOptions(Optional.empty(), 16, Duration.ofSeconds(2), Duration.ofSeconds(5),
+        return new BenchmarkOptions(Optional.empty(), 16, 3, Duration.ofSeconds(2), Duration.ofSeconds(5),
                 EnumSet.allOf(Scenario.class));
     }
 
@@ -71,15 +79,18 @@ public record BenchmarkOptions(Optional<String> redisUri, int threads, Duration 
                 if (value.isBlank()) {
                     throw new IllegalArgumentException("--redis-uri must not be empty");
                 }
-                return new BenchmarkOptions(Optional.of(value), threads, warmup, measurement, scenarios);
+                return new BenchmarkOptions(Optional.of(value), threads, rounds, warmup, measurement, scenarios);
             case "threads":
-                return new BenchmarkOptions(redisUri, positiveInt(key, value), warmup, measurement, scenarios);
+                return new BenchmarkOptions(redisUri, positiveInt(key, value), rounds, warmup, measurement, scenarios);
+            case "rounds":
+                return new BenchmarkOptions(redisUri, threads, positiveInt(key, value), warmup, measurement, scenarios);
             case "warmup-seconds":
-                return new BenchmarkOptions(redisUri, threads, seconds(key, value, true), measurement, scenarios);
+                return new BenchmarkOptions(redisUri, threads, rounds, seconds(key, value, true), measurement,
+                        scenarios);
             case "seconds":
-                return new BenchmarkOptions(redisUri, threads, warmup, seconds(key, value, false), scenarios);
+                return new BenchmarkOptions(redisUri, threads, rounds, warmup, seconds(key, value, false), scenarios);
             case "scenarios":
-                return new BenchmarkOptions(redisUri, threads, warmup, measurement, scenarioList(value));
+                return new BenchmarkOptions(redisUri, threads, rounds, warmup, measurement, scenarioList(value));
             default:
                 throw new IllegalArgumentException("unknown option --" + key);
         }

@@ -3,18 +3,17 @@ package io.distlock.benchmarks;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.UUID;
 
 /**
  * One benchmark run: connects distlock, Redisson and a raw Lettuce connection to one Redis, then
- * for each selected scenario measures distlock, then Redisson, then (once per thread count) the
- * EVALSHA ceiling. Every measurement is preceded by a warm-up of the same load, and the run's keys
- * are deleted after each warm-up and each measurement. Everything is closed at the end, also on
- * failure.
+ * for each selected scenario runs the configured number of rounds. A round measures distlock, then
+ * Redisson, then the EVALSHA ceiling with the scenario's thread count, back to back, so that the
+ * three see the same machine speed. Every measurement is preceded by a warm-up of the same load,
+ * and the run's keys are deleted after each warm-up and each measurement. Everything is closed at
+ * the end, also on failure.
  */
 final class BenchmarkRun {
 
@@ -45,18 +44,20 @@ final class BenchmarkRun {
                      options.threads())) {
             Environment environment = Environment.current(admin.serverVersion(), target.description(), options);
             ScriptCeiling ceiling = ScriptCeiling.load(admin.commands());
-            Map<Integer, Measurement> ceilings = new HashMap<>();
             List<ScenarioResult> results = new ArrayList<>();
             for (Scenario scenario : options.scenarios()) {
                 int threads = scenario.threads(options.threads());
-                Measurement ours = measure(admin, scenario.cliName(), distlock.name(), threads,
-                        scenario.steps(distlock));
-                Measurement theirs = measure(admin, scenario.cliName(), redisson.name(), threads,
-                        scenario.steps(redisson));
-                if (!ceilings.containsKey(threads)) {
-                    ceilings.put(threads, measure(admin, threads + "-thread", "ceiling", threads, ceiling.steps()));
+                TimedLoad.StepFactory ours = scenario.steps(distlock);
+                TimedLoad.StepFactory theirs = scenario.steps(redisson);
+                List<RoundResult> rounds = new ArrayList<>(options.rounds());
+                for (int round = 1; round <= options.rounds(); round++) {
+                    String load = scenario.cliName() + "-r" + round;
+                    Measurement distlockRound = measure(admin, load, distlock.name(), threads, ours);
+                    Measurement redissonRound = measure(admin, load, redisson.name(), threads, theirs);
+                    Measurement ceilingRound = measure(admin, load, "ceiling", threads, ceiling.steps());
+                    rounds.add(new RoundResult(distlockRound, redissonRound, ceilingRound));
                 }
-                results.add(new ScenarioResult(scenario, threads, ours, theirs, ceilings.get(threads)));
+                results.add(new ScenarioResult(scenario, threads, List.copyOf(rounds)));
             }
             return new BenchmarkReport(environment, List.copyOf(results));
         }
@@ -71,7 +72,7 @@ final class BenchmarkRun {
         }
         Measurement measurement = TimedLoad.run(label, threads, options.measurement(), steps);
         admin.deleteKeys(keyNamespace + "*");
-        progress.printf(Locale.ROOT, "[%5.1f s] %-12s %-9s threads=%-3d %,12.0f ops/s over %.2f s%n",
+        progress.printf(Locale.ROOT, "[%5.1f s] %-15s %-9s threads=%-3d %,12.0f ops/s over %.2f s%n",
                 Duration.ofNanos(System.nanoTime() - startNanos).toMillis() / 1000.0, load, subject, threads,
                 measurement.perSecond(), measurement.elapsedNanos() / 1e9);
         return measurement;

@@ -11,11 +11,12 @@ import java.time.Duration;
  * @param cores          processors available to the JVM
  * @param clients        versions of the client libraries
  * @param threads        threads of the multi-threaded scenarios
+ * @param rounds         rounds per scenario
  * @param warmup         warm-up before each measurement
  * @param measurement    length of each measurement
  */
 public record Environment(String redisVersion, String redisLocation, String jvm, int cores, String clients,
-                          int threads, Duration warmup, Duration measurement) {
+                          int threads, int rounds, Duration warmup, Duration measurement) {
 
     /**
      * @param redisVersion  version reported by the server
@@ -30,6 +31,6 @@ public record Environment(String redisVersion, String redisLocation, String jvm,
                 + " on Lettuce " + ArtifactVersion.of("io.lettuce", "lettuce-core")
                 + ", Redisson " + ArtifactVersion.of("org.redisson", "redisson");
         return new Environment(redisVersion, redisLocation, jvm, Runtime.getRuntime().availableProcessors(), clients,
-                options.threads(), options.warmup(), options.measurement());
+                options.threads(), options.rounds(), options.warmup(), options.measurement());
     }
 }

@@ -3,13 +3,14 @@ package io.distlock.benchmarks;
 import java.io.PrintStream;
 import java.math.BigDecimal;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.TreeMap;
+import java.util.Optional;
 
-/** Prints a {@link BenchmarkReport} as markdown: header, throughput table, latencies, targets. */
+/**
+ * Prints a {@link BenchmarkReport} as markdown: header, summary table over rounds, one line per
+ * round, latencies, targets.
+ */
 final class ReportPrinter {
 
     private final PrintStream out;
@@ -22,7 +23,8 @@ final class ReportPrinter {
     /** @param report the run's measurements */
     void print(BenchmarkReport report) {
         printHeader(report.environment());
-        printThroughput(report.results());
+        printSummary(report.results());
+        printRounds(report.results());
         printLatencies(report);
         printTargets(Targets.evaluate(report));
         out.flush();
@@ -34,22 +36,27 @@ final class ReportPrinter {
         line("- Redis: %s (%s)", env.redisVersion(), env.redisLocation());
         line("- JVM: %s, %d cores", env.jvm(), env.cores());
         line("- Clients: %s", env.clients());
-        line("- Threads: %d (single: 1); warm-up %s s and measurement %s s per implementation and scenario; "
-                + "distlock and Redisson alternate within each scenario", env.threads(), seconds(env.warmup()),
-                seconds(env.measurement()));
+        line("- Threads: %d (single: 1); %d round%s per scenario, each measuring distlock, then Redisson, then the "
+                + "ceiling with the same thread count, back to back; warm-up %s s before every measurement, "
+                + "measurement %s s", env.threads(), env.rounds(), env.rounds() == 1 ? "" : "s",
+                seconds(env.warmup()), seconds(env.measurement()));
+        out.println("- Summary over rounds: throughputs are medians; ratios are medians of the per-round ratios "
+                + "(not ratios of the medians); range = lowest-highest per-round distlock/redisson; latencies are "
+                + "the median of the rounds' p50s and the median of the rounds' p99s");
         out.println();
     }
 
-    private void printThroughput(List<ScenarioResult> results) {
-        out.println("| scenario | unit | distlock | redisson | distlock/redisson | ceiling | distlock/ceiling |");
-        out.println("|---|---|--:|--:|--:|--:|--:|");
+    private void printSummary(List<ScenarioResult> results) {
+        out.println("| scenario | unit | distlock | redisson | distlock/redisson | range | ceiling | distlock/ceiling |");
+        out.println("|---|---|--:|--:|--:|--:|--:|--:|");
         for (ScenarioResult result : results) {
-            double ours = result.distlock().perSecond();
-            double theirs = result.redisson().perSecond();
-            double ceiling = result.ceilingPairsPerSecond();
-            line("| %s (%d thread%s) | %s | %,.0f | %,.0f | %.2fx | %,.0f | %.2fx |", result.scenario().cliName(),
-                    result.threads(), result.threads() == 1 ? "" : "s", result.scenario().unit(), ours, theirs,
-                    ours / theirs, ceiling, ours / ceiling);
+            Spread perRedisson = result.spread(RoundResult::distlockPerRedisson);
+            line("| %s (%d thread%s) | %s | %,.0f | %,.0f | %.2fx | %.2fx-%.2fx | %,.0f | %.2fx |",
+                    result.scenario().cliName(), result.threads(), result.threads() == 1 ? "" : "s",
+                    result.scenario().unit(), result.spread(round -> round.distlock().perSecond()).median(),
+                    result.spread(round -> round.redisson().perSecond()).median(), perRedisson.median(),
+                    perRedisson.min(), perRedisson.max(), result.spread(RoundResult::ceilingPairsPerSecond).median(),
+                    result.spread(RoundResult::distlockPerCeiling).median());
         }
         out.println();
         for (ScenarioResult result : results) {
@@ -60,19 +67,31 @@ final class ReportPrinter {
         out.println();
     }
 
+    private void printRounds(List<ScenarioResult> results) {
+        out.println("Per round (throughput in the scenario's unit, ceiling in pairs/s, p99 in microseconds):");
+        for (ScenarioResult result : results) {
+            for (int i = 0; i < result.rounds().size(); i++) {
+                out.println(RoundLine.format(result.scenario(), i + 1, result.rounds().get(i)));
+            }
+        }
+        out.println();
+    }
+
     private void printLatencies(BenchmarkReport report) {
-        out.println("Latency in microseconds, p50 / p99:");
+        out.println("Latency in microseconds, p50 / p99 (medians over rounds):");
         report.result(Scenario.CONTENDED).ifPresent(result ->
                 line("- contended, time inside lock() (%d threads): distlock %s; redisson %s", result.threads(),
-                        percentiles(result.distlock()), percentiles(result.redisson())));
+                        percentiles(result.latency(RoundResult::distlock)),
+                        percentiles(result.latency(RoundResult::redisson))));
         report.result(Scenario.SINGLE).ifPresent(result ->
                 line("- single, one lock+unlock pair (1 thread): distlock %s; redisson %s",
-                        percentiles(result.distlock()), percentiles(result.redisson())));
-        Map<Integer, Measurement> ceilings = new TreeMap<>(Comparator.reverseOrder());
-        report.results().forEach(result -> ceilings.put(result.threads(), result.ceiling()));
-        ceilings.forEach((threads, ceiling) ->
-                line("- ceiling, one EVALSHA round trip (%d thread%s): %s (a lock+unlock pair needs two)", threads,
-                        threads == 1 ? "" : "s", percentiles(ceiling)));
+                        percentiles(result.latency(RoundResult::distlock)),
+                        percentiles(result.latency(RoundResult::redisson))));
+        for (ScenarioResult result : report.results()) {
+            line("- ceiling of %s, one EVALSHA round trip (%d thread%s): %s (a lock+unlock pair needs two)",
+                    result.scenario().cliName(), result.threads(), result.threads() == 1 ? "" : "s",
+                    percentiles(result.latency(RoundResult::ceiling)));
+        }
         out.println();
     }
 
@@ -80,16 +99,15 @@ final class ReportPrinter {
         if (checks.isEmpty()) {
             return;
         }
-        out.println("Issue targets:");
+        out.println("Issue targets (median per-round ratios and p99s):");
         for (TargetCheck check : checks) {
             line("- %s: %s (measured %s)", check.verdict(), check.target(), check.actual());
         }
     }
 
-    private static String percentiles(Measurement measurement) {
-        return measurement.latency()
-                .map(latency -> String.format(Locale.ROOT, "%.1f / %.1f", latency.p50Micros(), latency.p99Micros()))
-                .orElse("n/a");
+    private static String percentiles(Optional<MedianLatency> latency) {
+        return latency.map(medians -> String.format(Locale.ROOT, "%.1f / %.1f", medians.p50Micros(),
+                medians.p99Micros())).orElse("n/a");
     }
 
     private static String seconds(Duration duration) {

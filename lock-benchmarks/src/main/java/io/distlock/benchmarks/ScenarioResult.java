@@ -1,19 +1,32 @@
 package io.distlock.benchmarks;
 
-/**
- * The measurements of one scenario.
- *
- * @param scenario  the scenario
- * @param threads   how many threads ran it
- * @param distlock  distlock's measurement
- * @param redisson  Redisson's measurement
- * @param ceiling   raw EVALSHA round trips with the same number of threads
- */
-public record ScenarioResult(Scenario scenario, int threads, Measurement distlock, Measurement redisson,
-                             Measurement ceiling) {
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
 
-    /** @return the ceiling in lock+unlock pairs per second: two round trips per pair */
-    public double ceilingPairsPerSecond() {
-        return ceiling.perSecond() / 2;
+/**
+ * The rounds of one scenario, and their summary over rounds.
+ *
+ * @param scenario the scenario
+ * @param threads  how many threads ran it
+ * @param rounds   its rounds in run order, at least one
+ */
+public record ScenarioResult(Scenario scenario, int threads, List<RoundResult> rounds) {
+
+    /**
+     * @param metric a value of one round, e.g. {@link RoundResult#distlockPerRedisson()}
+     * @return its median and range over the rounds
+     */
+    public Spread spread(ToDoubleFunction<RoundResult> metric) {
+        return Spread.of(rounds.stream().mapToDouble(metric).toArray());
+    }
+
+    /**
+     * @param subject picks one measurement of a round, e.g. {@link RoundResult#distlock()}
+     * @return the median over rounds of its p50 and of its p99, if every round recorded latency
+     */
+    public Optional<MedianLatency> latency(Function<RoundResult, Measurement> subject) {
+        return MedianLatency.of(rounds.stream().map(subject).toList());
     }
 }

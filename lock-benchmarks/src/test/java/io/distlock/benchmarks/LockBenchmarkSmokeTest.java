@@ -9,13 +9,14 @@ import java.nio.charset.StandardCharsets;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Runs every scenario briefly against a fixture-started Redis: each measures something. */
+/** Runs every scenario briefly, in two rounds, against a fixture-started Redis: each measures something. */
 class LockBenchmarkSmokeTest {
 
     @Test
-    @Timeout(120)
-    void everyScenarioMeasuresThroughput() throws InterruptedException {
-        BenchmarkOptions options = BenchmarkOptions.parse("--threads=4", "--warmup-seconds=0.2", "--seconds=0.2");
+    @Timeout(180)
+    void everyScenarioMeasuresThroughputInEveryRound() throws InterruptedException {
+        BenchmarkOptions options = BenchmarkOptions.parse("--threads=4", "--rounds=2", "--warmup-seconds=0.1",
+                "--seconds=0.2");
         ByteArrayOutputStream progress = new ByteArrayOutputStream();
 
         BenchmarkReport report = new BenchmarkRun(options,
@@ -23,17 +24,25 @@ class LockBenchmarkSmokeTest {
 
         assertThat(report.results()).extracting(ScenarioResult::scenario).containsExactly(Scenario.values());
         for (ScenarioResult result : report.results()) {
-            assertThat(result.distlock().perSecond()).as("%s distlock", result.scenario()).isPositive();
-            assertThat(result.redisson().perSecond()).as("%s redisson", result.scenario()).isPositive();
-            assertThat(result.ceiling().perSecond()).as("%s ceiling", result.scenario()).isPositive();
+            assertThat(result.rounds()).as("%s rounds", result.scenario()).hasSize(2);
+            for (RoundResult round : result.rounds()) {
+                assertThat(round.distlock().perSecond()).as("%s distlock", result.scenario()).isPositive();
+                assertThat(round.redisson().perSecond()).as("%s redisson", result.scenario()).isPositive();
+                assertThat(round.ceiling().perSecond()).as("%s ceiling", result.scenario()).isPositive();
+            }
+            assertThat(result.spread(RoundResult::distlockPerRedisson).median()).isPositive();
+            assertThat(result.spread(RoundResult::distlockPerCeiling).median()).isPositive();
+            assertThat(result.latency(RoundResult::ceiling)).isPresent();
         }
-        assertThat(report.result(Scenario.CONTENDED).orElseThrow().distlock().latency()).isPresent();
-        assertThat(report.result(Scenario.SINGLE).orElseThrow().redisson().latency()).isPresent();
+        assertThat(report.result(Scenario.CONTENDED).orElseThrow().latency(RoundResult::distlock)).isPresent();
+        assertThat(report.result(Scenario.CONTENDED).orElseThrow().latency(RoundResult::redisson)).isPresent();
+        assertThat(report.result(Scenario.SINGLE).orElseThrow().latency(RoundResult::redisson)).isPresent();
 
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
         new ReportPrinter(new PrintStream(printed, true, StandardCharsets.UTF_8)).print(report);
         assertThat(printed.toString(StandardCharsets.UTF_8))
                 .contains("| uncontended (4 threads) |", "| contended (4 threads) |", "| single (1 thread) |")
+                .contains("- uncontended r1: ", "- contended r2: ", "- single r2: ")
                 .containsPattern("(PASS|MISS): \\(2\\) contended: distlock p99");
     }
 }
