@@ -234,12 +234,12 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
     /**
      * @param keys     a lock that has one holder at a time
      * @param holderId a holder of this client
-     * @return another holder's hold of that lock in this client, not being released, or {@code null}
+     * @return another holder's hold of that lock in this client (possibly being released: its
+     *         release then hands the lock on or publishes it), not known to be lost, or {@code null}
      */
     Hold heldByAnotherLocalHolder(LockKeys keys, String holderId) {
         Hold hold = exclusiveHolds.get(keys.lockKey());
-        return hold == null || hold.holderId().equals(holderId) || hold.releaseUnconfirmed() || hold.lost()
-                ? null : hold;
+        return hold == null || hold.holderId().equals(holderId) || hold.lost() ? null : hold;
     }
 
     /**
