@@ -198,6 +198,7 @@ public final class LockClient implements AutoCloseable {
     public static final class Builder {
 
         private String redisUri;
+        private RedisURI parsedUri;
         private RedisClient redisClient;
         private String keyPrefix = DEFAULT_KEY_PREFIX;
         private Duration watchdogTimeout = DEFAULT_WATCHDOG_TIMEOUT;
@@ -214,6 +215,18 @@ public final class LockClient implements AutoCloseable {
          */
         public Builder redisUri(String uri) {
             this.redisUri = Objects.requireNonNull(uri, "redisUri must not be null");
+            this.parsedUri = null;
+            return this;
+        }
+
+        /**
+         * @param uri a Lettuce URI built by the caller (e.g. with Sentinel nodes or credentials
+         *            from configuration); its timeout is replaced by {@link #commandTimeout}
+         * @return this builder
+         */
+        public Builder redisUri(RedisURI uri) {
+            this.parsedUri = Objects.requireNonNull(uri, "redisUri must not be null");
+            this.redisUri = uri.toString();
             return this;
         }
 
@@ -309,6 +322,10 @@ public final class LockClient implements AutoCloseable {
         }
 
         private RedisURI parseUri() {
+            if (parsedUri != null) {
+                parsedUri.setTimeout(commandTimeout);
+                return parsedUri;
+            }
             RedisURI uri;
             try {
                 uri = RedisURI.create(redisUri);

@@ -15,7 +15,8 @@ import java.util.function.Supplier;
  * }</pre>
  *
  * A {@code null} wait time means the template's default (zero unless configured: try once); a
- * {@code null} lease time means the watchdog keeps the lease until the action returns. Not
+ * {@code null} lease time means the template's default (unless configured, the watchdog keeps
+ * the lease until the action returns). Not
  * acquiring in time throws {@link LockAcquisitionException}; an interrupted wait throws it too,
  * with the thread's interrupt status kept.
  */
@@ -23,6 +24,7 @@ public final class LockTemplate {
 
     private final LockClient client;
     private final Duration defaultWaitTime;
+    private final Duration defaultLeaseTime;
 
     /**
      * A template whose default wait time is zero (try once).
@@ -38,9 +40,20 @@ public final class LockTemplate {
      * @param defaultWaitTime used when a call passes {@code null} as its wait time; not negative
      */
     public LockTemplate(LockClient client, Duration defaultWaitTime) {
+        this(client, defaultWaitTime, null);
+    }
+
+    /**
+     * @param client           where locks come from
+     * @param defaultWaitTime  used when a call passes {@code null} as its wait time; not negative
+     * @param defaultLeaseTime used when a call passes {@code null} as its lease time; {@code null}
+     *                         or zero means the watchdog keeps the lease until release
+     */
+    public LockTemplate(LockClient client, Duration defaultWaitTime, Duration defaultLeaseTime) {
         this.client = Objects.requireNonNull(client, "client must not be null");
         this.defaultWaitTime = checkNotNegative(Objects.requireNonNull(defaultWaitTime,
                 "defaultWaitTime must not be null"), "defaultWaitTime");
+        this.defaultLeaseTime = defaultLeaseTime == null ? null : checkNotNegative(defaultLeaseTime, "defaultLeaseTime");
     }
 
     /**
@@ -48,7 +61,7 @@ public final class LockTemplate {
      *
      * @param name      lock name
      * @param waitTime  how long to wait for the lock; {@code null} = template default
-     * @param leaseTime lease; {@code null} or zero = watchdog until the action returns
+     * @param leaseTime lease; {@code null} = template default; zero = watchdog until the action returns
      * @param action    the work
      * @param <T>       result type
      * @return what the action returned
@@ -67,7 +80,7 @@ public final class LockTemplate {
      *
      * @param name      lock name
      * @param waitTime  how long to wait; {@code null} = template default
-     * @param leaseTime lease; {@code null} or zero = watchdog
+     * @param leaseTime lease; {@code null} = template default; zero = watchdog
      * @param action    the work
      * @throws LockAcquisitionException if the lock was not acquired in time
      */
@@ -84,13 +97,14 @@ public final class LockTemplate {
      *
      * @param name      lock name
      * @param waitTime  how long to wait; {@code null} = template default
-     * @param leaseTime lease; {@code null} or zero = watchdog until closed
+     * @param leaseTime lease; {@code null} = template default; zero = watchdog until closed
      * @return the handle
      * @throws LockAcquisitionException if the lock was not acquired in time or the wait was interrupted
      */
     public LockHandle acquire(String name, Duration waitTime, Duration leaseTime) {
         Duration wait = waitTime == null ? defaultWaitTime : checkNotNegative(waitTime, "waitTime");
-        long leaseMillis = leaseTime == null ? 0 : checkNotNegative(leaseTime, "leaseTime").toMillis();
+        Duration lease = leaseTime == null ? defaultLeaseTime : checkNotNegative(leaseTime, "leaseTime");
+        long leaseMillis = lease == null ? 0 : lease.toMillis();
         RedisLock lock = client.getLock(name);
         boolean acquired;
         try {

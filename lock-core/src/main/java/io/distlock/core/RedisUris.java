@@ -3,7 +3,7 @@ package io.distlock.core;
 /**
  * Hides credentials in Redis URIs before they appear in messages and logs.
  */
-final class RedisUris {
+public final class RedisUris {
 
     private RedisUris() {
     }
@@ -12,7 +12,7 @@ final class RedisUris {
      * @param uri a Redis URI, possibly with {@code user:password@}
      * @return the URI with the user info replaced by {@code ***}
      */
-    static String mask(String uri) {
+    public static String mask(String uri) {
         int scheme = uri.indexOf("://");
         int at = uri.lastIndexOf('@');
         if (scheme < 0 || at < scheme) {

@@ -42,7 +42,7 @@ class BadInputTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 100 ms");
         assertThatThrownBy(() -> LockClient.builder().commandTimeout(Duration.ZERO))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("commandTimeout");
-        assertThatThrownBy(() -> LockClient.builder().redisUri(null))
+        assertThatThrownBy(() -> LockClient.builder().redisUri((String) null))
                 .isInstanceOf(NullPointerException.class).hasMessageContaining("redisUri");
         assertThatThrownBy(() -> LockClient.builder().listener(null))
                 .isInstanceOf(NullPointerException.class).hasMessageContaining("listener");
