@@ -1,0 +1,52 @@
+package io.distlock.spring;
+
+import io.distlock.core.LockClient;
+import io.distlock.core.LockTemplate;
+import io.lettuce.core.RedisURI;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
+
+/**
+ * Creates distlock's beans from {@code distlock.*}: the {@link LockClient} (closed on shutdown)
+ * and a {@link LockTemplate} using the configured default wait and lease times. Each backs off
+ * when the application defines its own. {@code distlock.enabled=false} turns it all off.
+ */
+@AutoConfiguration
+@ConditionalOnProperty(prefix = "distlock", name = "enabled", havingValue = "true", matchIfMissing = true)
+@EnableConfigurationProperties(DistLockProperties.class)
+public class DistLockAutoConfiguration {
+
+    /**
+     * @param properties  distlock's settings, checked first
+     * @param environment for the {@code spring.data.redis.*} fallback
+     * @return a connected client
+     * @throws InvalidLockPropertyException naming a wrong setting
+     */
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    public LockClient lockClient(DistLockProperties properties, Environment environment) {
+        LockPropertiesValidator.validate(properties);
+        RedisURI uri = RedisConnectionSettings.resolve(properties, environment).toRedisUri();
+        return LockClient.builder()
+                .redisUri(uri)
+                .keyPrefix(properties.getKeyPrefix())
+                .watchdogTimeout(properties.getWatchdog().getTimeout())
+                .commandTimeout(properties.getRedis().getTimeout())
+                .build();
+    }
+
+    /**
+     * @param client     the lock client
+     * @param properties default wait and lease times
+     * @return the template
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    public LockTemplate lockTemplate(LockClient client, DistLockProperties properties) {
+        return new LockTemplate(client, properties.getWaitTime(), properties.getLeaseTime());
+    }
+}

@@ -1,0 +1,221 @@
+package io.distlock.spring;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The {@code distlock.*} settings. Durations use Spring Boot's format ({@code 500ms},
+ * {@code 3s}, {@code 1m}). When no {@code distlock.redis.*} connection is given, the standard
+ * {@code spring.data.redis.*} settings are used, and without those {@code localhost:6379}.
+ */
+@ConfigurationProperties("distlock")
+public class DistLockProperties {
+
+    /** Whether distlock's auto-configuration (client, template, annotation, metrics) is active. */
+    private boolean enabled = true;
+
+    /** Prefix of every Redis key distlock writes; must not contain '{' or '}'. */
+    private String keyPrefix = "distlock:";
+
+    /** How long to wait for a lock when an annotation or template call does not say. */
+    private Duration waitTime = Duration.ofSeconds(3);
+
+    /** Lease of locks when an annotation or template call does not say; empty means the watchdog renews the lease until release. */
+    private Duration leaseTime;
+
+    private final Redis redis = new Redis();
+
+    private final Watchdog watchdog = new Watchdog();
+
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    public String getKeyPrefix() {
+        return keyPrefix;
+    }
+
+    public void setKeyPrefix(String keyPrefix) {
+        this.keyPrefix = keyPrefix;
+    }
+
+    public Duration getWaitTime() {
+        return waitTime;
+    }
+
+    public void setWaitTime(Duration waitTime) {
+        this.waitTime = waitTime;
+    }
+
+    public Duration getLeaseTime() {
+        return leaseTime;
+    }
+
+    public void setLeaseTime(Duration leaseTime) {
+        this.leaseTime = leaseTime;
+    }
+
+    public Redis getRedis() {
+        return redis;
+    }
+
+    public Watchdog getWatchdog() {
+        return watchdog;
+    }
+
+    /** Where distlock's Redis is. Set at most one of url, sentinel.master and cluster.nodes. */
+    public static class Redis {
+
+        /** Redis URL, e.g. redis://user:secret@localhost:6379/0 or rediss://host:6380 for TLS. */
+        private String url;
+
+        /** Redis ACL user name (overrides the URL's). */
+        private String username;
+
+        /** Redis password (overrides the URL's). Never logged. */
+        private String password;
+
+        /** Whether to connect with TLS. */
+        private boolean ssl;
+
+        /** Database index (overrides the URL's). */
+        private Integer database;
+
+        /** How long to wait for one Redis answer before a call fails. */
+        private Duration timeout = Duration.ofSeconds(5);
+
+        private final Sentinel sentinel = new Sentinel();
+
+        private final Cluster cluster = new Cluster();
+
+        public String getUrl() {
+            return url;
+        }
+
+        public void setUrl(String url) {
+            this.url = url;
+        }
+
+        public String getUsername() {
+            return username;
+        }
+
+        public void setUsername(String username) {
+            this.username = username;
+        }
+
+        public String getPassword() {
+            return password;
+        }
+
+        public void setPassword(String password) {
+            this.password = password;
+        }
+
+        public boolean isSsl() {
+            return ssl;
+        }
+
+        public void setSsl(boolean ssl) {
+            this.ssl = ssl;
+        }
+
+        public Integer getDatabase() {
+            return database;
+        }
+
+        public void setDatabase(Integer database) {
+            this.database = database;
+        }
+
+        public Duration getTimeout() {
+            return timeout;
+        }
+
+        public void setTimeout(Duration timeout) {
+            this.timeout = timeout;
+        }
+
+        public Sentinel getSentinel() {
+            return sentinel;
+        }
+
+        public Cluster getCluster() {
+            return cluster;
+        }
+
+        /** @return whether any connection setting of distlock's own was given */
+        boolean isConfigured() {
+            return url != null || sentinel.master != null || !cluster.nodes.isEmpty();
+        }
+
+        @Override
+        public String toString() {
+            return "Redis[url=" + url + ", username=" + username + ", password=" + (password == null ? null : "***")
+                    + ", ssl=" + ssl + ", database=" + database + ", timeout=" + timeout + "]";
+        }
+    }
+
+    /** Redis Sentinel. */
+    public static class Sentinel {
+
+        /** Name of the master the sentinels monitor. */
+        private String master;
+
+        /** Sentinel nodes as host:port. */
+        private List<String> nodes = new ArrayList<>();
+
+        public String getMaster() {
+            return master;
+        }
+
+        public void setMaster(String master) {
+            this.master = master;
+        }
+
+        public List<String> getNodes() {
+            return nodes;
+        }
+
+        public void setNodes(List<String> nodes) {
+            this.nodes = nodes;
+        }
+    }
+
+    /** Redis Cluster. */
+    public static class Cluster {
+
+        /** Cluster nodes as host:port (some or all). */
+        private List<String> nodes = new ArrayList<>();
+
+        public List<String> getNodes() {
+            return nodes;
+        }
+
+        public void setNodes(List<String> nodes) {
+            this.nodes = nodes;
+        }
+    }
+
+    /** Lease renewal of locks taken without a lease time. */
+    public static class Watchdog {
+
+        /** Lease of watchdog-renewed locks; renewed every third of it. At least 100ms. */
+        private Duration timeout = Duration.ofSeconds(30);
+
+        public Duration getTimeout() {
+            return timeout;
+        }
+
+        public void setTimeout(Duration timeout) {
+            this.timeout = timeout;
+        }
+    }
+}

@@ -1,0 +1,150 @@
+package io.distlock.spring;
+
+import io.distlock.core.RedisUris;
+import io.lettuce.core.RedisURI;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.core.env.Environment;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Where distlock connects: {@code distlock.redis.*} when any of its connection settings is given,
+ * else Spring Boot's standard {@code spring.data.redis.*} names (bound by name, so the starter
+ * does not depend on Spring Boot's own Redis classes), else {@code localhost:6379}. Both sources
+ * become one Lettuce {@link RedisURI}.
+ *
+ * @param prefix         the property prefix the settings came from, for error messages
+ * @param url            a Redis URL, or {@code null}
+ * @param host           host when no URL is given
+ * @param port           port when no URL is given
+ * @param username       ACL user, overriding the URL's, or {@code null}
+ * @param password       password, overriding the URL's, or {@code null}
+ * @param ssl            whether to use TLS
+ * @param database       database index, overriding the URL's, or {@code null}
+ * @param sentinelMaster master name when using Sentinel, or {@code null}
+ * @param sentinelNodes  Sentinel nodes as host:port
+ * @param clusterNodes   Cluster nodes as host:port
+ */
+record RedisConnectionSettings(String prefix, String url, String host, int port, String username, String password,
+                               boolean ssl, Integer database, String sentinelMaster, List<String> sentinelNodes,
+                               List<String> clusterNodes) {
+
+    private static final String SPRING_PREFIX = "spring.data.redis";
+
+    /**
+     * @param properties  distlock's settings
+     * @param environment for the {@code spring.data.redis.*} fallback
+     * @return the settings in force
+     */
+    static RedisConnectionSettings resolve(DistLockProperties properties, Environment environment) {
+        DistLockProperties.Redis redis = properties.getRedis();
+        if (redis.isConfigured()) {
+            return new RedisConnectionSettings("distlock.redis", redis.getUrl(), "localhost", 6379,
+                    redis.getUsername(), redis.getPassword(), redis.isSsl(), redis.getDatabase(),
+                    redis.getSentinel().getMaster(), redis.getSentinel().getNodes(), redis.getCluster().getNodes());
+        }
+        Binder binder = Binder.get(environment);
+        return new RedisConnectionSettings(SPRING_PREFIX,
+                string(binder, "url"),
+                binder.bind(SPRING_PREFIX + ".host", String.class).orElse("localhost"),
+                binder.bind(SPRING_PREFIX + ".port", Integer.class).orElse(6379),
+                firstNonNull(redis.getUsername(), string(binder, "username")),
+                firstNonNull(redis.getPassword(), string(binder, "password")),
+                redis.isSsl() || binder.bind(SPRING_PREFIX + ".ssl.enabled", Boolean.class).orElse(false),
+                firstNonNull(redis.getDatabase(), binder.bind(SPRING_PREFIX + ".database", Integer.class).orElse(null)),
+                string(binder, "sentinel.master"),
+                list(binder, "sentinel.nodes"),
+                list(binder, "cluster.nodes"));
+    }
+
+    /**
+     * @return the Lettuce URI for these settings
+     * @throws InvalidLockPropertyException naming the setting that cannot work
+     */
+    RedisURI toRedisUri() {
+        int targets = (url != null ? 1 : 0) + (sentinelMaster != null ? 1 : 0) + (clusterNodes.isEmpty() ? 0 : 1);
+        if (targets > 1) {
+            throw new InvalidLockPropertyException(prefix + ".url", "more than one of " + prefix + ".url, "
+                    + prefix + ".sentinel.master and " + prefix + ".cluster.nodes is set",
+                    "Set only the one that describes your Redis.");
+        }
+        if (!clusterNodes.isEmpty()) {
+            throw new InvalidLockPropertyException(prefix + ".cluster.nodes", "Redis Cluster is not supported by "
+                    + "this version of distlock yet", "Use a standalone or Sentinel-managed Redis for distlock.");
+        }
+        RedisURI uri = sentinelMaster != null ? sentinelUri() : url != null ? parseUrl() : RedisURI.create(host, port);
+        if (password != null) {
+            uri.setAuthentication(username, password.toCharArray());
+        }
+        if (ssl) {
+            uri.setSsl(true);
+        }
+        if (database != null) {
+            uri.setDatabase(database);
+        }
+        return uri;
+    }
+
+    private RedisURI parseUrl() {
+        try {
+            return RedisURI.create(url);
+        } catch (RuntimeException e) {
+            throw new InvalidLockPropertyException(prefix + ".url", "'" + RedisUris.mask(url)
+                    + "' is not a Redis URL (" + e.getMessage() + ")",
+                    "Use redis://[[user]:password@]host[:port][/database], or rediss://... for TLS.");
+        }
+    }
+
+    private RedisURI sentinelUri() {
+        if (sentinelNodes.isEmpty()) {
+            throw new InvalidLockPropertyException(prefix + ".sentinel.nodes", "no Sentinel node is given for master '"
+                    + sentinelMaster + "'", "List the Sentinel nodes as host:port.");
+        }
+        RedisURI.Builder builder = null;
+        for (String node : sentinelNodes) {
+            HostAndPort sentinel = HostAndPort.parse(prefix + ".sentinel.nodes", node, 26379);
+            builder = builder == null ? RedisURI.Builder.sentinel(sentinel.host(), sentinel.port(), sentinelMaster)
+                    : builder.withSentinel(sentinel.host(), sentinel.port());
+        }
+        return builder.build();
+    }
+
+    private static String string(Binder binder, String name) {
+        return binder.bind(SPRING_PREFIX + "." + name, String.class).orElse(null);
+    }
+
+    private static List<String> list(Binder binder, String name) {
+        return binder.bind(SPRING_PREFIX + "." + name, Bindable.listOf(String.class)).orElseGet(ArrayList::new);
+    }
+
+    private static <T> T firstNonNull(T first, T second) {
+        return first != null ? first : second;
+    }
+
+    /** Hides the password from {@code toString()} (logs, actuator, exception messages). */
+    @Override
+    public String toString() {
+        return "RedisConnectionSettings[" + prefix + ", url=" + (url == null ? null : RedisUris.mask(url))
+                + ", host=" + host + ", port=" + port + ", username=" + username + ", password="
+                + (password == null ? null : "***") + ", ssl=" + ssl + ", database=" + database
+                + ", sentinelMaster=" + sentinelMaster + ", sentinelNodes=" + sentinelNodes
+                + ", clusterNodes=" + clusterNodes + "]";
+    }
+
+    /** A parsed {@code host:port}. */
+    private record HostAndPort(String host, int port) {
+
+        static HostAndPort parse(String property, String text, int defaultPort) {
+            int colon = text.lastIndexOf(':');
+            try {
+                return colon < 0 ? new HostAndPort(text.trim(), defaultPort)
+                        : new HostAndPort(text.substring(0, colon).trim(), Integer.parseInt(text.substring(colon + 1).trim()));
+            } catch (NumberFormatException e) {
+                throw new InvalidLockPropertyException(property, "'" + text + "' is not host:port",
+                        "Write each node as host:port, e.g. localhost:26379.");
+            }
+        }
+    }
+}

@@ -1,0 +1,143 @@
+package io.distlock.spring;
+
+import io.distlock.core.LockClient;
+import io.distlock.core.LockException;
+import io.distlock.core.LockTemplate;
+import io.distlock.core.RedisLock;
+import io.distlock.test.RedisExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+@Timeout(60)
+class DistLockAutoConfigurationTest {
+
+    @RegisterExtension
+    static RedisExtension redis = RedisExtension.single();
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(DistLockAutoConfiguration.class));
+
+    @Test
+    void createsAWorkingClientAndTemplateFromDistlockProperties() {
+        runner.withPropertyValues("distlock.redis.url=" + redis.server().uri(), "distlock.key-prefix=app:",
+                        "distlock.wait-time=250ms", "distlock.watchdog.timeout=10s")
+                .run(context -> {
+                    assertThat(context).hasSingleBean(LockClient.class).hasSingleBean(LockTemplate.class);
+                    LockClient client = context.getBean(LockClient.class);
+                    assertThat(client.keyPrefix()).isEqualTo("app:");
+                    assertThat(client.watchdogTimeout()).isEqualTo(Duration.ofSeconds(10));
+                    String result = context.getBean(LockTemplate.class).execute("order:42", null, null,
+                            () -> redis.server().commandString("EXISTS", "app:{order:42}"));
+                    assertThat(result).isEqualTo("1");
+                });
+    }
+
+    @Test
+    void closesTheClientWithTheContext() {
+        LockClient[] client = new LockClient[1];
+        runner.withPropertyValues("distlock.redis.url=" + redis.server().uri())
+                .run(context -> client[0] = context.getBean(LockClient.class));
+        assertThat(client[0].isClosed()).isTrue();
+    }
+
+    @Test
+    void fallsBackToSpringDataRedisSettings() {
+        runner.withPropertyValues("spring.data.redis.host=127.0.0.1",
+                        "spring.data.redis.port=" + redis.server().port())
+                .run(context -> {
+                    RedisLock lock = context.getBean(LockClient.class).getLock("fallback");
+                    lock.lock();
+                    assertThat(redis.server().commandString("EXISTS", "distlock:{fallback}")).isEqualTo("1");
+                    lock.unlock();
+                });
+    }
+
+    @Test
+    void distlockEnabledFalseTurnsEverythingOff() {
+        runner.withPropertyValues("distlock.enabled=false", "distlock.redis.url=redis://nowhere.invalid:1")
+                .run(context -> assertThat(context).hasNotFailed()
+                        .doesNotHaveBean(LockClient.class).doesNotHaveBean(LockTemplate.class));
+    }
+
+    @Test
+    void applicationBeansWin() {
+        runner.withUserConfiguration(OwnTemplate.class)
+                .withPropertyValues("distlock.redis.url=" + redis.server().uri())
+                .run(context -> assertThat(context.getBean(LockTemplate.class))
+                        .isSameAs(context.getBean(OwnTemplate.class).template));
+    }
+
+    @Test
+    void wrongSettingsFailStartupNamingTheProperty() {
+        String url = "distlock.redis.url=" + redis.server().uri();
+        assertStartupFails("distlock.key-prefix", "braces", url, "distlock.key-prefix=app:{x}:");
+        assertStartupFails("distlock.wait-time", "negative", url, "distlock.wait-time=-1s");
+        assertStartupFails("distlock.lease-time", "negative", url, "distlock.lease-time=-5ms");
+        assertStartupFails("distlock.watchdog.timeout", "too short", url, "distlock.watchdog.timeout=10ms");
+        assertStartupFails("distlock.redis.timeout", "not positive", url, "distlock.redis.timeout=0s");
+        assertStartupFails("distlock.redis.database", "negative", url, "distlock.redis.database=-1");
+        assertStartupFails("distlock.redis.url", "not a Redis URL", "distlock.redis.url=http://u:hunter2@host:1");
+        assertStartupFails("distlock.redis.url", "more than one", url, "distlock.redis.sentinel.master=mymaster");
+        assertStartupFails("distlock.redis.sentinel.nodes", "no Sentinel node",
+                "distlock.redis.sentinel.master=mymaster");
+        assertStartupFails("distlock.redis.sentinel.nodes", "host:port",
+                "distlock.redis.sentinel.master=mymaster", "distlock.redis.sentinel.nodes=localhost:x");
+        assertStartupFails("distlock.redis.cluster.nodes", "not supported",
+                "distlock.redis.cluster.nodes=localhost:7000");
+    }
+
+    @Test
+    void unreachableRedisFailsStartupWithoutShowingThePassword() {
+        runner.withPropertyValues("distlock.redis.url=redis://:hunter2@127.0.0.1:1", "distlock.redis.timeout=1s")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    StringWriter trace = new StringWriter();
+                    context.getStartupFailure().printStackTrace(new PrintWriter(trace));
+                    assertThat(trace.toString())
+                            .contains(LockException.class.getName() + ": Could not connect to Redis at redis://***@127.0.0.1:1")
+                            .contains("reachable")
+                            .doesNotContain("hunter2");
+                });
+    }
+
+    @Test
+    void propertiesNeverPrintThePassword() {
+        DistLockProperties properties = new DistLockProperties();
+        properties.getRedis().setPassword("hunter2");
+        assertThat(properties.getRedis().toString()).doesNotContain("hunter2").contains("***");
+    }
+
+    private void assertStartupFails(String property, String problem, String... properties) {
+        runner.withPropertyValues(properties).run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).rootCause()
+                    .isInstanceOf(InvalidLockPropertyException.class)
+                    .hasMessageContaining(property)
+                    .hasMessageContaining(problem)
+                    .hasMessageNotContaining("hunter2");
+        });
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class OwnTemplate {
+
+        final LockTemplate template = new LockTemplate(LockClient.builder()
+                .redisUri(redis.server().uri()).build());
+
+        @Bean
+        LockTemplate myTemplate() {
+            return template;
+        }
+    }
+}

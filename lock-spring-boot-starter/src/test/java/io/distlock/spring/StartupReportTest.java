@@ -1,0 +1,45 @@
+package io.distlock.spring;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** What a user sees of the starter before any lock: the startup failure report and IDE metadata. */
+class StartupReportTest {
+
+    @Test
+    void aWrongPropertyIsReportedWithTheFix() {
+        InvalidLockPropertyException wrong = new InvalidLockPropertyException("distlock.key-prefix",
+                "'a{b}' contains '{' or '}'", "Use a prefix without braces.");
+
+        FailureAnalysis analysis = new InvalidLockPropertyFailureAnalyzer()
+                .analyze(new IllegalStateException("bean creation failed", wrong));
+
+        assertThat(analysis.getDescription()).contains("distlock.key-prefix").contains("a{b}");
+        assertThat(analysis.getAction()).isEqualTo("Use a prefix without braces.");
+    }
+
+    @Test
+    void everyPropertyHasGeneratedMetadataWithADescription() throws IOException {
+        String metadata;
+        try (InputStream in = getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
+            assertThat(in).as("generated configuration metadata").isNotNull();
+            metadata = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        for (String property : List.of("distlock.enabled", "distlock.key-prefix", "distlock.wait-time",
+                "distlock.lease-time", "distlock.watchdog.timeout", "distlock.redis.url", "distlock.redis.username",
+                "distlock.redis.password", "distlock.redis.ssl", "distlock.redis.database", "distlock.redis.timeout",
+                "distlock.redis.sentinel.master", "distlock.redis.sentinel.nodes", "distlock.redis.cluster.nodes")) {
+            int at = metadata.indexOf("\"name\": \"" + property + "\"");
+            assertThat(at).as(property).isNotNegative();
+            int end = metadata.indexOf('}', at);
+            assertThat(metadata.substring(at, end)).as(property).contains("\"description\"");
+        }
+    }
+}
