@@ -143,6 +143,17 @@ public final class LockClient implements AutoCloseable {
         return engine.activeSubscriptions();
     }
 
+    /**
+     * Checks that Redis answers, for health checks.
+     *
+     * @return the round-trip time of one {@code PING}
+     * @throws LockException         if Redis does not answer within the command timeout
+     * @throws IllegalStateException if the client is closed
+     */
+    public Duration ping() {
+        return engine.ping();
+    }
+
     /** @return whether {@link #close()} was called */
     public boolean isClosed() {
         return closed.get();

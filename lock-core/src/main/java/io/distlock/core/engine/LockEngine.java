@@ -1,5 +1,6 @@
 package io.distlock.core.engine;
 
+import io.distlock.core.LockException;
 import io.distlock.core.LockLostException;
 import io.distlock.core.pubsub.LockSubscriptions;
 import io.distlock.core.pubsub.WakeUpChannel;
@@ -8,6 +9,8 @@ import io.distlock.core.watchdog.LeaseWatchdog;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -289,6 +292,26 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
     @Override
     public void failed(Hold hold, Throwable cause) {
         events.renewalFailed(hold, cause);
+    }
+
+    /**
+     * One {@code PING} on the command connection.
+     *
+     * @return the round-trip time
+     * @throws LockException         if Redis does not answer within the command timeout
+     * @throws IllegalStateException if the client was closed
+     */
+    public Duration ping() {
+        ensureOpen();
+        long start = System.nanoTime();
+        CompletableFuture<String> pong;
+        try {
+            pong = commands.ping().toCompletableFuture();
+        } catch (RuntimeException e) {
+            throw RedisFailures.translate("ping Redis", e);
+        }
+        Blocking.awaitUninterruptibly(pong, commandTimeoutMillis + 1000, "ping Redis");
+        return Duration.ofNanos(System.nanoTime() - start);
     }
 
     /**
