@@ -23,7 +23,10 @@ public class DistLockProperties {
     /** How long to wait for a lock when an annotation or template call does not say. */
     private Duration waitTime = Duration.ofSeconds(3);
 
-    /** Lease of locks when an annotation or template call does not say; empty means the watchdog renews the lease until release. */
+    /**
+     * Lease of locks when an annotation or template call does not say; empty means the watchdog
+     * renews the lease until release.
+     */
     private Duration leaseTime;
 
     private final Redis redis = new Redis();

@@ -139,8 +139,11 @@ record RedisConnectionSettings(String prefix, String url, String host, int port,
         static HostAndPort parse(String property, String text, int defaultPort) {
             int colon = text.lastIndexOf(':');
             try {
-                return colon < 0 ? new HostAndPort(text.trim(), defaultPort)
-                        : new HostAndPort(text.substring(0, colon).trim(), Integer.parseInt(text.substring(colon + 1).trim()));
+                if (colon < 0) {
+                    return new HostAndPort(text.trim(), defaultPort);
+                }
+                int port = Integer.parseInt(text.substring(colon + 1).trim());
+                return new HostAndPort(text.substring(0, colon).trim(), port);
             } catch (NumberFormatException e) {
                 throw new InvalidLockPropertyException(property, "'" + text + "' is not host:port",
                         "Write each node as host:port, e.g. localhost:26379.");

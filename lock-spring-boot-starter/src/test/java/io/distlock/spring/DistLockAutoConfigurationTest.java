@@ -105,7 +105,8 @@ class DistLockAutoConfigurationTest {
                     StringWriter trace = new StringWriter();
                     context.getStartupFailure().printStackTrace(new PrintWriter(trace));
                     assertThat(trace.toString())
-                            .contains(LockException.class.getName() + ": Could not connect to Redis at redis://***@127.0.0.1:1")
+                            .contains(LockException.class.getName()
+                                    + ": Could not connect to Redis at redis://***@127.0.0.1:1")
                             .contains("reachable")
                             .doesNotContain("hunter2");
                 });
