@@ -7,13 +7,18 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 
 /**
- * Creates distlock's beans from {@code distlock.*}: the {@link LockClient} (closed on shutdown)
- * and a {@link LockTemplate} using the configured default wait and lease times. Each backs off
- * when the application defines its own. {@code distlock.enabled=false} turns it all off.
+ * Creates distlock's beans from {@code distlock.*}: the {@link LockClient} (closed on shutdown),
+ * a {@link LockTemplate} using the configured default wait and lease times, and the
+ * {@link DistributedLock} advice. Each backs off when the application defines its own.
+ * {@code distlock.enabled=false} turns it all off.
  */
 @AutoConfiguration
 @ConditionalOnProperty(prefix = "distlock", name = "enabled", havingValue = "true", matchIfMissing = true)
@@ -48,5 +53,25 @@ public class DistLockAutoConfiguration {
     @ConditionalOnMissingBean
     public LockTemplate lockTemplate(LockClient client, DistLockProperties properties) {
         return new LockTemplate(client, properties.getWaitTime(), properties.getLeaseTime());
+    }
+
+    /**
+     * The {@link DistributedLock} advice, applied by Spring's auto-proxying.
+     *
+     * @param properties  defaults and {@code distlock.aspect.order}
+     * @param environment resolves {@code ${...}} in wait and lease times
+     * @param beanFactory resolves {@code @bean} references in keys
+     * @param client      the lock client, looked up at the first call
+     * @return the advisor
+     */
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    @ConditionalOnMissingBean(DistributedLockAdvisor.class)
+    static DistributedLockAdvisor distributedLockAdvisor(DistLockProperties properties, Environment environment,
+                                                         BeanFactory beanFactory, ObjectProvider<LockClient> client) {
+        LockedMethods methods = new LockedMethods(environment, properties);
+        return new DistributedLockAdvisor(methods,
+                new DistributedLockInterceptor(methods, new LockKeys(beanFactory), client),
+                properties.getAspect().getOrder());
     }
 }

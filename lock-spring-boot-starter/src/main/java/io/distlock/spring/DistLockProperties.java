@@ -2,6 +2,8 @@ package io.distlock.spring;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
+import org.springframework.core.Ordered;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,6 +34,8 @@ public class DistLockProperties {
     private final Redis redis = new Redis();
 
     private final Watchdog watchdog = new Watchdog();
+
+    private final Aspect aspect = new Aspect();
 
     public boolean isEnabled() {
         return enabled;
@@ -71,6 +75,10 @@ public class DistLockProperties {
 
     public Watchdog getWatchdog() {
         return watchdog;
+    }
+
+    public Aspect getAspect() {
+        return aspect;
     }
 
     /** Where distlock's Redis is. Set at most one of url, sentinel.master and cluster.nodes. */
@@ -219,6 +227,25 @@ public class DistLockProperties {
 
         public void setTimeout(Duration timeout) {
             this.timeout = timeout;
+        }
+    }
+
+    /** The {@code @DistributedLock} advice. */
+    public static class Aspect {
+
+        /**
+         * Order of the lock advice among other advice; lower runs outside. The default runs outside
+         * {@code @Transactional} (whose order is the lowest precedence), so the lock is taken before
+         * the transaction begins and released after it ends.
+         */
+        private int order = Ordered.LOWEST_PRECEDENCE - 100;
+
+        public int getOrder() {
+            return order;
+        }
+
+        public void setOrder(int order) {
+            this.order = order;
         }
     }
 }

@@ -1,0 +1,59 @@
+package io.distlock.spring;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Runs the annotated method while holding a distributed lock.
+ *
+ * <pre>{@code
+ * @DistributedLock(key = "#order.id", waitTime = "${orders.lock.wait:3s}")
+ * public Receipt pay(Order order) { ... }
+ * }</pre>
+ *
+ * The lock's name is {@link #name()} (default {@code SimpleClassName.method}), followed by
+ * {@code ':'} and the value of {@link #key()} when a key is given. Works on class and interface
+ * methods and as a meta-annotation, on Spring beans called through their proxy (not on private
+ * or final methods, nor on calls from the same object).
+ */
+@Target({ElementType.METHOD, ElementType.ANNOTATION_TYPE})
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface DistributedLock {
+
+    /**
+     * @return SpEL over the method's arguments: {@code #order.id}, {@code #p0},
+     *         {@code #root.methodName}, bean references {@code @bean}. Null or blank values are an
+     *         error. A Collection or array locks every element, all or nothing, in sorted order.
+     *         Empty: the lock is {@link #name()} alone.
+     */
+    String key() default "";
+
+    /**
+     * @return static part of the lock name, also the {@code name} tag of metrics; default
+     *         {@code SimpleClassName.method}
+     */
+    String name() default "";
+
+    /** @return the kind of lock */
+    LockType type() default LockType.REENTRANT;
+
+    /**
+     * @return how long to wait, in Spring Boot's duration format with {@code ${...}}
+     *         placeholders ({@code "500ms"}, {@code "${orders.lock.wait:3s}"}); empty =
+     *         {@code distlock.wait-time}
+     */
+    String waitTime() default "";
+
+    /**
+     * @return lease, same format; empty = {@code distlock.lease-time}, or the watchdog if that
+     *         is empty too
+     */
+    String leaseTime() default "";
+
+    /** @return what to do when the lock is not acquired in time */
+    OnFailure onFailure() default OnFailure.THROW;
+}

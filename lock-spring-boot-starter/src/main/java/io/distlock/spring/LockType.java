@@ -1,0 +1,20 @@
+package io.distlock.spring;
+
+/**
+ * The kind of lock a {@link DistributedLock} method takes. This version of the starter supports
+ * {@link #REENTRANT}; methods asking for another kind are refused at startup with a message.
+ */
+public enum LockType {
+    /** Reentrant exclusive lock (the default). */
+    REENTRANT,
+    /** Exclusive lock granted in request order across JVMs. */
+    FAIR,
+    /** Shared read side of a read-write lock. */
+    READ,
+    /** Exclusive write side of a read-write lock. */
+    WRITE,
+    /** Reentrant lock with a fencing token (see {@code LockContext}). */
+    FENCED,
+    /** Lock on a majority of independent Redis masters ({@code distlock.redlock.nodes}). */
+    RED_LOCK
+}

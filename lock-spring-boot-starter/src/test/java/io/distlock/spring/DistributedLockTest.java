@@ -1,0 +1,266 @@
+package io.distlock.spring;
+
+import io.distlock.core.LockAcquisitionException;
+import io.distlock.core.LockClient;
+import io.distlock.core.RedisLock;
+import io.distlock.test.RedisExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+@Timeout(60)
+class DistributedLockTest {
+
+    @RegisterExtension
+    static RedisExtension redis = RedisExtension.single();
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, DistLockAutoConfiguration.class))
+            .withPropertyValues("distlock.redis.url=" + redis.server().uri(), "test.wait=150ms");
+
+    /** A record argument for {@code #order.id}. */
+    public record Order(String id) {
+    }
+
+    /** Supplies a key part through a bean reference. */
+    public static class KeyPrefix {
+        public String tenant() {
+            return "tenant-1";
+        }
+    }
+
+    /** Meta-annotation: every use locks on the first argument with a short wait. */
+    @Target(ElementType.METHOD)
+    @Retention(RetentionPolicy.RUNTIME)
+    @DistributedLock(key = "#p0", waitTime = "100ms")
+    public @interface QuickLock {
+    }
+
+    /** An interface method carrying the annotation. */
+    public interface Inventory {
+        @DistributedLock(key = "#sku")
+        boolean reserve(String sku);
+    }
+
+    /** The locked service under test. */
+    public static class OrderService implements Inventory {
+        final AtomicInteger inside = new AtomicInteger();
+        final AtomicInteger maxInside = new AtomicInteger();
+        final AtomicInteger runs = new AtomicInteger();
+        volatile int unsafeCounter;
+
+        @DistributedLock(key = "#orderId", waitTime = "10s")
+        public int process(String orderId) {
+            maxInside.accumulateAndGet(inside.incrementAndGet(), Math::max);
+            int read = unsafeCounter;
+            Thread.yield();
+            unsafeCounter = read + 1;
+            inside.decrementAndGet();
+            return unsafeCounter;
+        }
+
+        @DistributedLock(key = "#order.id", waitTime = "${test.wait}")
+        public String pay(Order order) {
+            runs.incrementAndGet();
+            return redis.server().commandString("EXISTS", "distlock:{OrderService.pay:" + order.id() + "}");
+        }
+
+        @DistributedLock(key = "#id", waitTime = "100ms", onFailure = OnFailure.SKIP)
+        public Optional<String> maybe(String id) {
+            runs.incrementAndGet();
+            return Optional.of("ran");
+        }
+
+        @DistributedLock(key = "#ids", name = "stock")
+        public List<String> batch(List<String> ids) {
+            List<String> held = new ArrayList<>();
+            for (String id : ids) {
+                held.add(id + "=" + redis.server().commandString("EXISTS", "distlock:{stock:" + id + "}"));
+            }
+            return held;
+        }
+
+        @DistributedLock(key = "@keyPrefix.tenant() + ':' + #root.methodName")
+        public String tenantJob() {
+            return redis.server().commandString("EXISTS", "distlock:{OrderService.tenantJob:tenant-1:tenantJob}");
+        }
+
+        @QuickLock
+        public String quick(String id) {
+            return redis.server().commandString("EXISTS", "distlock:{OrderService.quick:" + id + "}");
+        }
+
+        // Tests read state through methods: fields of the CGLIB proxy itself stay empty.
+        public int runs() {
+            return runs.get();
+        }
+
+        public int unsafeCounter() {
+            return unsafeCounter;
+        }
+
+        public int maxInside() {
+            return maxInside.get();
+        }
+
+        @Override
+        public boolean reserve(String sku) {
+            return "1".equals(redis.server().commandString("EXISTS", "distlock:{OrderService.reserve:" + sku + "}"));
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class Services {
+        @Bean
+        OrderService orderService() {
+            return new OrderService();
+        }
+
+        @Bean
+        KeyPrefix keyPrefix() {
+            return new KeyPrefix();
+        }
+    }
+
+    @Test
+    void concurrentCallsForOneKeyNeverOverlap() {
+        runner.withUserConfiguration(Services.class).run(context -> {
+            OrderService service = context.getBean(OrderService.class);
+            ExecutorService pool = Executors.newFixedThreadPool(8);
+            try {
+                List<Future<Integer>> calls = new ArrayList<>();
+                for (int i = 0; i < 8 * 25; i++) {
+                    calls.add(pool.submit((Callable<Integer>) () -> service.process("42")));
+                }
+                for (Future<Integer> call : calls) {
+                    call.get(30, TimeUnit.SECONDS);
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            assertThat(service.unsafeCounter()).isEqualTo(200);
+            assertThat(service.maxInside()).isEqualTo(1);
+        });
+    }
+
+    @Test
+    void theLockNameIsTheStaticNameAndTheEvaluatedKey() {
+        runner.withUserConfiguration(Services.class).run(context -> {
+            OrderService service = context.getBean(OrderService.class);
+            assertThat(service.pay(new Order("7"))).isEqualTo("1");
+            assertThat(service.tenantJob()).isEqualTo("1");
+            assertThat(service.quick("q1")).isEqualTo("1");
+            assertThat(context.getBean(Inventory.class).reserve("sku-9")).isTrue();
+            assertThat(redis.server().commandString("EXISTS", "distlock:{OrderService.pay:7}")).isEqualTo("0");
+        });
+    }
+
+    @Test
+    void aCollectionKeyLocksEveryElement() {
+        runner.withUserConfiguration(Services.class).run(context -> {
+            List<String> held = context.getBean(OrderService.class).batch(List.of("b", "a", "c"));
+            assertThat(held).containsExactly("b=1", "a=1", "c=1");
+            assertThat(redis.server().commandString("EXISTS", "distlock:{stock:a}")).isEqualTo("0");
+        });
+    }
+
+    @Test
+    void notAcquiringInTimeThrowsOrSkipsWithoutRunningTheMethod() {
+        runner.withUserConfiguration(Services.class).run(context -> {
+            OrderService service = context.getBean(OrderService.class);
+            LockClient other = LockClient.builder().redisUri(redis.server().uri()).build();
+            try {
+                RedisLock payLock = other.getLock("OrderService.pay:8");
+                RedisLock maybeLock = other.getLock("OrderService.maybe:8");
+                payLock.lock();
+                maybeLock.lock();
+                assertThatThrownBy(() -> service.pay(new Order("8")))
+                        .isInstanceOf(LockAcquisitionException.class)
+                        .hasMessageContaining("OrderService.pay:8")
+                        .hasMessageContaining("150 ms");
+                assertThat(service.maybe("8")).isEmpty();
+                assertThat(service.runs()).isZero();
+                payLock.unlock();
+                maybeLock.unlock();
+            } finally {
+                other.close();
+            }
+        });
+    }
+
+    @Test
+    void aNullKeyIsAnErrorAndTheMethodDoesNotRun() {
+        runner.withUserConfiguration(Services.class).run(context -> {
+            OrderService service = context.getBean(OrderService.class);
+            assertThatThrownBy(() -> service.pay(new Order(null)))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("#order.id")
+                    .hasMessageContaining("null");
+            assertThatThrownBy(() -> service.maybe(" "))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("blank");
+            assertThat(service.runs()).isZero();
+        });
+    }
+
+    /** A service whose annotation cannot work. */
+    public static class Malformed {
+        @DistributedLock(key = "#order.(id")
+        public void broken(String order) {
+        }
+    }
+
+    /** A service that asks to skip a method that must return a value. */
+    public static class PrimitiveSkip {
+        @DistributedLock(key = "#id", onFailure = OnFailure.SKIP)
+        public int count(String id) {
+            return 1;
+        }
+    }
+
+    /** A service with a bad duration. */
+    public static class BadWait {
+        @DistributedLock(key = "#id", waitTime = "soon")
+        public void run(String id) {
+        }
+    }
+
+    @Test
+    void annotationsThatCannotWorkFailStartupNamingTheMethod() {
+        assertStartupFails(Malformed.class, "Malformed.broken", "malformed");
+        assertStartupFails(PrimitiveSkip.class, "PrimitiveSkip.count", "SKIP");
+        assertStartupFails(BadWait.class, "BadWait.run", "waitTime 'soon'");
+    }
+
+    private void assertStartupFails(Class<?> service, String method, String problem) {
+        runner.withBean(service).run(context -> {
+            assertThat(context).hasFailed();
+            StringBuilder messages = new StringBuilder();
+            for (Throwable t = context.getStartupFailure(); t != null; t = t.getCause()) {
+                messages.append(t.getMessage()).append('\n');
+            }
+            assertThat(messages.toString()).contains("@DistributedLock on " + method).contains(problem);
+        });
+    }
+}
