@@ -71,7 +71,7 @@ public class DistLockAutoConfiguration {
                                                          BeanFactory beanFactory, ObjectProvider<LockClient> client) {
         LockedMethods methods = new LockedMethods(environment, properties);
         return new DistributedLockAdvisor(methods,
-                new DistributedLockInterceptor(methods, new LockKeys(beanFactory), client),
+                new DistributedLockInterceptor(methods, new LockNameResolver(beanFactory), client),
                 properties.getAspect().getOrder());
     }
 }

@@ -21,16 +21,16 @@ import java.util.concurrent.TimeUnit;
 final class DistributedLockInterceptor implements MethodInterceptor {
 
     private final LockedMethods methods;
-    private final LockKeys keys;
+    private final LockNameResolver names;
     private final ObjectProvider<LockClient> client;
 
     /**
      * @param client looked up at the first call, so proxying beans at startup does not connect
      *               to Redis before the application context is ready for it
      */
-    DistributedLockInterceptor(LockedMethods methods, LockKeys keys, ObjectProvider<LockClient> client) {
+    DistributedLockInterceptor(LockedMethods methods, LockNameResolver names, ObjectProvider<LockClient> client) {
         this.methods = methods;
-        this.keys = keys;
+        this.names = names;
         this.client = client;
     }
 
@@ -43,13 +43,13 @@ final class DistributedLockInterceptor implements MethodInterceptor {
         if (locked == null) {
             return invocation.proceed();
         }
-        List<String> names = keys.lockNames(locked, invocation.getMethod(), invocation.getArguments(), target);
-        List<RedisLock> held = acquireAll(names, locked);
+        List<String> lockNames = names.lockNames(locked, invocation.getMethod(), invocation.getArguments(), target);
+        List<RedisLock> held = acquireAll(lockNames, locked);
         if (held == null) {
             if (locked.onFailure() == OnFailure.SKIP) {
                 return locked.returnsOptional() ? Optional.empty() : null;
             }
-            throw new LockAcquisitionException("Could not acquire lock " + String.join(", ", names) + " within "
+            throw new LockAcquisitionException("Could not acquire lock " + String.join(", ", lockNames) + " within "
                     + locked.waitTime().toMillis() + " ms (" + locked.name() + ")");
         }
         Throwable failure = null;

@@ -19,12 +19,12 @@ import java.util.TreeSet;
  * same keys in different orders take them in the same order and cannot deadlock). A null or blank
  * value is an error, never the text "null".
  */
-final class LockKeys {
+final class LockNameResolver {
 
     private final BeanFactory beanFactory;
     private final ParameterNameDiscoverer parameterNames = new DefaultParameterNameDiscoverer();
 
-    LockKeys(BeanFactory beanFactory) {
+    LockNameResolver(BeanFactory beanFactory) {
         this.beanFactory = beanFactory;
     }
 
