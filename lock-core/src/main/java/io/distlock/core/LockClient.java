@@ -20,7 +20,6 @@ import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Entry point of the lock engine: connects to Redis and hands out locks.
@@ -59,7 +58,6 @@ public final class LockClient implements AutoCloseable {
     private final ScheduledThreadPoolExecutor scheduler;
     private final LockEvents events;
     private final LockEngine engine;
-    private final AtomicBoolean closed = new AtomicBoolean();
 
     private LockClient(Builder builder, RedisClient redisClient, RedisClient ownedClient) {
         this.clientId = UUID.randomUUID().toString();
@@ -156,7 +154,7 @@ public final class LockClient implements AutoCloseable {
 
     /** @return whether {@link #close()} was called */
     public boolean isClosed() {
-        return closed.get();
+        return engine.isClosed();
     }
 
     /**
@@ -166,7 +164,7 @@ public final class LockClient implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (!closed.compareAndSet(false, true)) {
+        if (!engine.markClosed()) {
             return;
         }
         closeQuietly(pubSubConnection);

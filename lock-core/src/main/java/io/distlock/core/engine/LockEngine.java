@@ -14,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The machinery one {@link io.distlock.core.LockClient} shares among all its locks: Redis
@@ -30,14 +31,13 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
     private final long watchdogLeaseMillis;
     private final long commandTimeoutMillis;
     private final RedisAsyncCommands<String, String> commands;
-    private final ScriptExecutor scripts;
     private final LockSubscriptions<Acquisition> subscriptions;
     private final ScheduledExecutorService scheduler;
     private final LockEvents events;
     private final LeaseWatchdog watchdog;
     private final ReentrantProtocol reentrant;
     private final ConcurrentHashMap<HoldId, Hold> holds = new ConcurrentHashMap<>();
-    private volatile boolean closed;
+    private final AtomicBoolean closed = new AtomicBoolean();
     /** Per lock key, this client's hold of a lock that has one holder at a time (hand-off locks). */
     private final ConcurrentHashMap<String, Hold> exclusiveHolds = new ConcurrentHashMap<>();
 
@@ -63,14 +63,13 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
         this.watchdogLeaseMillis = watchdogLeaseMillis;
         this.commandTimeoutMillis = commandTimeoutMillis;
         this.commands = commands;
-        this.scripts = new ScriptExecutor(commands);
         this.subscriptions = new LockSubscriptions<>(pubSub);
         this.scheduler = scheduler;
         this.events = events;
         this.watchdog = new LeaseWatchdog(scheduler, watchdogLeaseMillis, RENEWAL_BATCH_SIZE, this);
         scheduler.scheduleWithFixedDelay(this::forgetExpiredHolds, watchdogLeaseMillis, watchdogLeaseMillis,
                 TimeUnit.MILLISECONDS);
-        this.reentrant = new ReentrantProtocol(scripts);
+        this.reentrant = new ReentrantProtocol(new ScriptExecutor(commands));
     }
 
     /** @return the client's unique id */
@@ -94,11 +93,6 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
     /** @return async commands of the shared connection */
     public RedisAsyncCommands<String, String> commands() {
         return commands;
-    }
-
-    /** @return the client's scripts runner */
-    public ScriptExecutor scripts() {
-        return scripts;
     }
 
     /** @return the client's lock channel subscriptions */
@@ -318,14 +312,31 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
      * @throws IllegalStateException if the client was closed
      */
     public void ensureOpen() {
-        if (closed) {
+        if (closed.get()) {
             throw new IllegalStateException("LockClient " + clientId + " is closed");
         }
     }
 
-    /** Stops renewing leases (held locks expire after at most one lease) and ends all waits. */
+    /**
+     * First step of closing the client: from now on every lock call fails with
+     * {@link IllegalStateException}.
+     *
+     * @return {@code true} for the first call, {@code false} if already closed
+     */
+    public boolean markClosed() {
+        return closed.compareAndSet(false, true);
+    }
+
+    /** @return whether {@link #markClosed()} was called */
+    public boolean isClosed() {
+        return closed.get();
+    }
+
+    /**
+     * Last step of closing, once the connections are closed: stops renewing leases (held locks
+     * expire after at most one lease) and ends all waits, which then fail on the closed connection.
+     */
     public void close() {
-        closed = true;
         watchdog.close();
         subscriptions.close();
     }

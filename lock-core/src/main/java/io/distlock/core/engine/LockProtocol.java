@@ -36,6 +36,14 @@ public interface LockProtocol {
     CompletableFuture<Long> release(LockKeys keys, String holderId, int expectedCount);
 
     /**
+     * Deletes the lock whoever holds it and wakes its waiters.
+     *
+     * @param keys the lock's keys
+     * @return 1 if a lock was deleted, 0 if there was none
+     */
+    CompletableFuture<Long> forceUnlock(LockKeys keys);
+
+    /**
      * Hands the lock from a holder releasing its last hold to a waiting holder of the same
      * client, without freeing it in between; only called when {@link #canHandOff()}.
      *

@@ -10,12 +10,12 @@ import java.util.concurrent.CompletableFuture;
 /**
  * The reentrant lock in Redis: a hash per lock whose field is the holder id and whose value is
  * the hold count; the hash's TTL is the lease. See {@code lock.lua}, {@code unlock.lua},
- * {@code hand_off.lua} and {@code renew.lua}.
+ * {@code hand_off.lua}, {@code renew.lua} and {@code force_unlock.lua}.
  */
 public final class ReentrantProtocol implements LockProtocol {
 
     /** Published on the lock's channel when it becomes free. */
-    static final String UNLOCK_MESSAGE = "0";
+    private static final String UNLOCK_MESSAGE = "0";
 
     private final ScriptExecutor scripts;
 
@@ -45,6 +45,12 @@ public final class ReentrantProtocol implements LockProtocol {
         return scripts.run(Scripts.UNLOCK, ScriptOutputType.INTEGER,
                 new String[] {keys.lockKey(), keys.channel()}, holderId, Integer.toString(expectedCount),
                 UNLOCK_MESSAGE);
+    }
+
+    @Override
+    public CompletableFuture<Long> forceUnlock(LockKeys keys) {
+        return scripts.run(Scripts.FORCE_UNLOCK, ScriptOutputType.INTEGER,
+                new String[] {keys.lockKey(), keys.channel()}, UNLOCK_MESSAGE);
     }
 
     @Override

@@ -3,8 +3,6 @@ package io.distlock.core.engine;
 import io.distlock.core.LockException;
 import io.distlock.core.RedisLock;
 import io.distlock.core.pubsub.WakeUpChannel;
-import io.distlock.core.scripts.Scripts;
-import io.lettuce.core.ScriptOutputType;
 
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -139,8 +137,7 @@ public class ScriptedLock implements RedisLock {
 
     @Override
     public boolean forceUnlock() {
-        return sync("force-unlock", () -> engine.scripts().<Long>run(Scripts.FORCE_UNLOCK, ScriptOutputType.INTEGER,
-                new String[] {keys.lockKey(), keys.channel()}, ReentrantProtocol.UNLOCK_MESSAGE)) == 1L;
+        return sync("force-unlock", () -> protocol.forceUnlock(keys)) == 1L;
     }
 
     /**
