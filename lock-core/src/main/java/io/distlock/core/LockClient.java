@@ -1,6 +1,7 @@
 package io.distlock.core;
 
 import io.distlock.core.engine.LockEngine;
+import io.distlock.core.engine.LockId;
 import io.distlock.core.engine.LockEvents;
 import io.distlock.core.engine.RedisFailures;
 import io.distlock.core.engine.ScriptedLock;
@@ -118,7 +119,39 @@ public final class LockClient implements AutoCloseable {
      * @throws IllegalStateException    if the client is closed
      */
     public RedisLock getLock(String name) {
-        return new ScriptedLock(engine, checkName(name), engine.reentrant());
+        return new ScriptedLock(engine, LockId.of(checkName(name)), engine.reentrant());
+    }
+
+    /**
+     * Like {@link #getLock(String)}, with the group its events and metrics are counted under given
+     * explicitly (metrics tag locks with the group, never the full name, to keep cardinality low).
+     *
+     * @param name  the lock's name, e.g. {@code "OrderService.pay:42"}
+     * @param group its group, e.g. {@code "OrderService.pay"}; any non-blank text
+     * @return the reentrant lock of that name
+     * @throws NullPointerException     if an argument is null
+     * @throws IllegalArgumentException if an argument is blank
+     * @throws IllegalStateException    if the client is closed
+     */
+    public RedisLock getLock(String name, String group) {
+        Objects.requireNonNull(group, "lock group must not be null");
+        if (group.isBlank()) {
+            throw new IllegalArgumentException("lock group must not be blank");
+        }
+        return new ScriptedLock(engine, new LockId(checkName(name), group), engine.reentrant());
+    }
+
+    /**
+     * @return the holder id under which the calling thread holds locks of this client; pass it to
+     *         the {@code *Async} methods to act for this thread's holds from another thread
+     */
+    public String currentHolderId() {
+        return ScriptedLock.threadHolderId(engine);
+    }
+
+    /** @return how long one Redis command may take before it fails */
+    public Duration commandTimeout() {
+        return Duration.ofMillis(engine.commandTimeoutMillis());
     }
 
     /** @param listener receives lock events from now on */

@@ -7,6 +7,10 @@ import java.util.Objects;
  * What happened to one lock, as reported to {@link LockListener}s.
  *
  * @param lockName  the lock's name (without key prefix)
+ * @param group     the low-cardinality name metrics count the lock under: the
+ *                  {@code @DistributedLock} static name, the group given to
+ *                  {@link LockClient#getLock(String, String)}, or else the lock name up to its first
+ *                  {@code ':'} ({@code "order"} for {@code "order:42"})
  * @param lockType  the kind of lock: {@code "reentrant"}, and later {@code "fair"}, {@code "read"}, ...
  * @param holderId  the holder the event is about
  * @param holdCount the holder's hold count after the event (0 once released or lost)
@@ -18,6 +22,7 @@ import java.util.Objects;
  */
 public record LockEvent(
         String lockName,
+        String group,
         String lockType,
         String holderId,
         int holdCount,
@@ -41,6 +46,7 @@ public record LockEvent(
      */
     public LockEvent {
         Objects.requireNonNull(lockName, "lockName");
+        Objects.requireNonNull(group, "group");
         Objects.requireNonNull(lockType, "lockType");
         Objects.requireNonNull(duration, "duration");
     }

@@ -62,6 +62,15 @@ public interface LockListener {
     }
 
     /**
+     * The watchdog went to renew a lease and found it gone. {@link #onLost} follows unless the
+     * loss was already reported.
+     *
+     * @param event the lock and holder
+     */
+    default void onRenewalLost(LockEvent event) {
+    }
+
+    /**
      * A lease was lost while the holder believed it held the lock (expired or deleted). Found
      * either by the watchdog or by the holder's {@code unlock()}, which then throws
      * {@link LockLostException}. Reported once per lost hold.

@@ -69,6 +69,14 @@ public interface RedisLock extends Lock {
     boolean isHeldByCurrentThread();
 
     /**
+     * @param holderId a holder, e.g. from {@link LockClient#currentHolderId()} or one given to
+     *                 {@link #tryLockAsync(long, long, TimeUnit, String)}
+     * @return {@code true} if that holder holds the lock now (asks Redis, so a lost lease shows as
+     *         {@code false})
+     */
+    boolean isHeldBy(String holderId);
+
+    /**
      * @return how many times the calling thread holds the lock (0 if it does not)
      */
     int getHoldCount();

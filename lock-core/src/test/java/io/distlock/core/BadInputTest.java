@@ -28,6 +28,10 @@ class BadInputTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("name");
         assertThatThrownBy(() -> client.getLock(" \t"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("blank");
+        assertThatThrownBy(() -> client.getLock("order:1", null))
+                .isInstanceOf(NullPointerException.class).hasMessageContaining("lock group");
+        assertThatThrownBy(() -> client.getLock("order:1", " "))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lock group must not be blank");
     }
 
     @Test

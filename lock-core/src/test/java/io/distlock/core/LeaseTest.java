@@ -42,6 +42,7 @@ class LeaseTest {
                 .isInstanceOf(LockLostException.class)
                 .hasMessageContaining("lease");
         assertThat(events.lost).singleElement().satisfies(e -> assertThat(e.lockName()).isEqualTo("lease"));
+        assertThat(events.renewalLost).as("an explicit lease is not the watchdog's").isEmpty();
         assertThat(other.isHeldByCurrentThread()).isTrue();
         other.unlock();
     }
@@ -82,6 +83,7 @@ class LeaseTest {
         redis.server().command("DEL", "distlock:{deleted}");
 
         awaitTrue("the watchdog reported the loss", WATCHDOG.multipliedBy(3), () -> !events.lost.isEmpty());
+        assertThat(events.renewalLost).singleElement().satisfies(e -> assertThat(e.lockName()).isEqualTo("deleted"));
         assertThat(events.lost).singleElement().satisfies(e -> {
             assertThat(e.lockName()).isEqualTo("deleted");
             assertThat(e.holderId()).startsWith(client.clientId());

@@ -14,6 +14,7 @@ final class RecordingListener implements LockListener {
     final List<LockEvent> released = new CopyOnWriteArrayList<>();
     final List<LockEvent> renewed = new CopyOnWriteArrayList<>();
     final List<LockEvent> renewalFailed = new CopyOnWriteArrayList<>();
+    final List<LockEvent> renewalLost = new CopyOnWriteArrayList<>();
     final List<LockEvent> lost = new CopyOnWriteArrayList<>();
 
     @Override
@@ -44,6 +45,11 @@ final class RecordingListener implements LockListener {
     @Override
     public void onRenewalFailed(LockEvent event) {
         renewalFailed.add(event);
+    }
+
+    @Override
+    public void onRenewalLost(LockEvent event) {
+        renewalLost.add(event);
     }
 
     @Override

@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 @Timeout(30)
 class ReentrantLockTest {
@@ -119,6 +120,44 @@ class ReentrantLockTest {
         assertThat(events.released.get(1).duration()).isPositive();
         assertThat(events.waiting).isEmpty();
         assertThat(events.failed).isEmpty();
+    }
+
+    @Test
+    void eventsCarryTheGroupMetricsCountTheLockUnder() {
+        RecordingListener events = new RecordingListener();
+        LockClient client = clients.open(redis.server(), b -> b.listener(events));
+
+        RedisLock derived = client.getLock("order:42:lines");
+        derived.lock();
+        derived.unlock();
+        RedisLock explicit = client.getLock("OrderService.pay:42", "OrderService.pay");
+        explicit.lock();
+        explicit.unlock();
+        RedisLock plain = client.getLock("nightly-report");
+        plain.lock();
+        plain.unlock();
+
+        assertThat(events.acquired).extracting(LockEvent::lockName, LockEvent::group).containsExactly(
+                tuple("order:42:lines", "order"),
+                tuple("OrderService.pay:42", "OrderService.pay"),
+                tuple("nightly-report", "nightly-report"));
+        assertThat(events.released).extracting(LockEvent::group)
+                .containsExactly("order", "OrderService.pay", "nightly-report");
+    }
+
+    @Test
+    void isHeldByAnswersForAnyHolder() throws Exception {
+        LockClient client = clients.open(redis.server());
+        RedisLock lock = client.getLock("held-by");
+        assertThat(lock.tryLockAsync(0, 0, TimeUnit.SECONDS, "job-7").get(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(lock.isHeldBy("job-7")).isTrue();
+        assertThat(lock.isHeldBy(client.currentHolderId())).isFalse();
+        lock.unlockAsync("job-7").get(10, TimeUnit.SECONDS);
+        assertThat(lock.isHeldBy("job-7")).isFalse();
+
+        lock.lock();
+        assertThat(lock.isHeldBy(client.currentHolderId())).isTrue();
+        lock.unlock();
     }
 
     @Test

@@ -31,7 +31,7 @@ final class Acquisition {
     private static final int ABANDONED = 2;
 
     private final LockEngine engine;
-    private final String name;
+    private final LockId id;
     private final LockKeys keys;
     private final LockProtocol protocol;
     private final String holderId;
@@ -52,10 +52,10 @@ final class Acquisition {
     /** Ends the current sleep early, if any. */
     private volatile Runnable endSleep;
 
-    private Acquisition(LockEngine engine, String name, LockKeys keys, LockProtocol protocol, String holderId,
+    private Acquisition(LockEngine engine, LockId id, LockKeys keys, LockProtocol protocol, String holderId,
                         long waitMillis, long leaseMillis) {
         this.engine = engine;
-        this.name = name;
+        this.id = id;
         this.keys = keys;
         this.protocol = protocol;
         this.holderId = holderId;
@@ -72,7 +72,7 @@ final class Acquisition {
      * Starts an acquisition.
      *
      * @param engine      the client's engine
-     * @param name        lock name
+     * @param id          lock name and group
      * @param keys        lock keys
      * @param protocol    kind of lock
      * @param holderId    who acquires
@@ -81,10 +81,10 @@ final class Acquisition {
      * @return the running acquisition
      * @throws IllegalStateException if the client was closed
      */
-    static Acquisition start(LockEngine engine, String name, LockKeys keys, LockProtocol protocol, String holderId,
+    static Acquisition start(LockEngine engine, LockId id, LockKeys keys, LockProtocol protocol, String holderId,
                              long waitMillis, long leaseMillis) {
         engine.ensureOpen();
-        Acquisition acquisition = new Acquisition(engine, name, keys, protocol, holderId, waitMillis, leaseMillis);
+        Acquisition acquisition = new Acquisition(engine, id, keys, protocol, holderId, waitMillis, leaseMillis);
         acquisition.begin(waitMillis != 0);
         return acquisition;
     }
@@ -115,7 +115,7 @@ final class Acquisition {
         if (!state.compareAndSet(RUNNING, ABANDONED)) {
             return false;
         }
-        engine.events().acquireFailed(name, protocol.type(), holderId, startNanos, waited,
+        engine.events().acquireFailed(id, protocol.type(), holderId, startNanos, waited,
                 LockEvent.Failure.INTERRUPTED, null);
         outcome.complete(null);
         Runnable sleeping = endSleep;
@@ -205,7 +205,7 @@ final class Acquisition {
         boolean subscribedBeforeJoining = false;
         if (channel == null) {
             waited = true;
-            engine.events().waiting(name, protocol.type(), holderId);
+            engine.events().waiting(id, protocol.type(), holderId);
             WakeUpChannel<Acquisition> existing = engine.subscriptions().find(keys.channel());
             boolean confirmed = existing != null && isConfirmed(existing.subscribed());
             channel = engine.subscriptions().join(keys.channel());
@@ -254,7 +254,7 @@ final class Acquisition {
             protocol.release(keys, holderId, attempt.holdCount());
             return;
         }
-        Hold hold = engine.acquired(name, keys, holderId, protocol, watchdogued, leaseMillis, attempt.holdCount(),
+        Hold hold = engine.acquired(id, keys, holderId, protocol, watchdogued, leaseMillis, attempt.holdCount(),
                 handOffs);
         engine.events().acquired(hold, startNanos, waited);
         outcome.complete(hold);
@@ -265,9 +265,9 @@ final class Acquisition {
         if (!state.compareAndSet(RUNNING, DONE)) {
             return;
         }
-        engine.events().acquireFailed(name, protocol.type(), holderId, startNanos, waited, failure, error);
+        engine.events().acquireFailed(id, protocol.type(), holderId, startNanos, waited, failure, error);
         if (error != null) {
-            outcome.completeExceptionally(RedisFailures.translate("acquire lock '" + name + "'", error));
+            outcome.completeExceptionally(RedisFailures.translate("acquire lock '" + id.name() + "'", error));
         } else {
             outcome.complete(null);
         }

@@ -8,7 +8,7 @@ package io.distlock.core.engine;
  */
 public final class Hold {
 
-    private final String lockName;
+    private final LockId id;
     private final LockKeys keys;
     private final String holderId;
     private final LockProtocol protocol;
@@ -20,9 +20,9 @@ public final class Hold {
     private volatile boolean lost;
     private volatile boolean releaseUnconfirmed;
 
-    Hold(String lockName, LockKeys keys, String holderId, LockProtocol protocol, boolean watchdog, long leaseMillis,
+    Hold(LockId id, LockKeys keys, String holderId, LockProtocol protocol, boolean watchdog, long leaseMillis,
          int count, int handOffs) {
-        this.lockName = lockName;
+        this.id = id;
         this.keys = keys;
         this.holderId = holderId;
         this.protocol = protocol;
@@ -35,7 +35,12 @@ public final class Hold {
 
     /** @return the lock's name */
     public String lockName() {
-        return lockName;
+        return id.name();
+    }
+
+    /** @return the lock's name and group */
+    public LockId id() {
+        return id;
     }
 
     /** @return the lock's Redis keys */

@@ -143,7 +143,7 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
      * Records an acquisition Redis confirmed. A first hold (count 1) where this client still had a
      * hold means the earlier hold's lease was lost without anyone noticing: it is reported lost.
      *
-     * @param name        the lock's name
+     * @param id          the lock's name and group
      * @param keys        the lock's keys
      * @param holderId    the holder
      * @param protocol    the kind of lock
@@ -153,10 +153,10 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
      * @param handOffs    hand-offs in a row that led to this hold (0 if acquired from Redis)
      * @return the hold
      */
-    Hold acquired(String name, LockKeys keys, String holderId, LockProtocol protocol, boolean watchdogued,
+    Hold acquired(LockId id, LockKeys keys, String holderId, LockProtocol protocol, boolean watchdogued,
                   long leaseMillis, int count, int handOffs) {
-        HoldId id = new HoldId(keys.lockKey(), holderId);
-        Hold previous = holds.get(id);
+        HoldId holdId = new HoldId(keys.lockKey(), holderId);
+        Hold previous = holds.get(holdId);
         if (previous != null && count > 1) {
             previous.count(count);
             if (watchdogued && !previous.watchdog()) {
@@ -165,8 +165,8 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
             }
             return previous;
         }
-        Hold hold = new Hold(name, keys, holderId, protocol, watchdogued, leaseMillis, count, handOffs);
-        holds.put(id, hold);
+        Hold hold = new Hold(id, keys, holderId, protocol, watchdogued, leaseMillis, count, handOffs);
+        holds.put(holdId, hold);
         if (protocol.canHandOff()) {
             exclusiveHolds.put(keys.lockKey(), hold);
         }
@@ -264,6 +264,7 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
 
     @Override
     public void lost(Hold hold) {
+        events.renewalLost(hold);
         reportLost(hold);
     }
 

@@ -30,41 +30,45 @@ public final class LockEvents {
         listeners.remove(listener);
     }
 
-    void waiting(String lockName, String type, String holderId) {
-        fire(LockListener::onWaiting, () -> new LockEvent(lockName, type, holderId, 0, Duration.ZERO, true, null, null));
+    void waiting(LockId id, String type, String holderId) {
+        fire(LockListener::onWaiting, () -> new LockEvent(id.name(), id.group(), type, holderId, 0, Duration.ZERO, true,
+                null, null));
     }
 
     void acquired(Hold hold, long startNanos, boolean waited) {
-        fire(LockListener::onAcquired, () -> new LockEvent(hold.lockName(), hold.protocol().type(), hold.holderId(),
-                hold.count(), since(startNanos), waited, null, null));
+        fire(LockListener::onAcquired, () -> event(hold, hold.count(), since(startNanos), waited, null));
     }
 
-    void acquireFailed(String lockName, String type, String holderId, long startNanos, boolean waited,
+    void acquireFailed(LockId id, String type, String holderId, long startNanos, boolean waited,
                        LockEvent.Failure failure, Throwable cause) {
-        fire(LockListener::onAcquireFailed, () -> new LockEvent(lockName, type, holderId, 0, since(startNanos), waited,
-                failure, cause));
+        fire(LockListener::onAcquireFailed, () -> new LockEvent(id.name(), id.group(), type, holderId, 0,
+                since(startNanos), waited, failure, cause));
     }
 
     void released(Hold hold, int remaining) {
-        fire(LockListener::onReleased, () -> new LockEvent(hold.lockName(), hold.protocol().type(), hold.holderId(),
-                remaining, remaining == 0 ? since(hold.acquiredNanos()) : Duration.ZERO, false, null, null));
+        fire(LockListener::onReleased, () -> event(hold, remaining,
+                remaining == 0 ? since(hold.acquiredNanos()) : Duration.ZERO, false, null));
     }
 
     void renewed(Hold hold) {
-        fire(LockListener::onRenewed, () -> event(hold, hold.count(), null));
+        fire(LockListener::onRenewed, () -> event(hold, hold.count(), Duration.ZERO, false, null));
     }
 
     void renewalFailed(Hold hold, Throwable cause) {
-        fire(LockListener::onRenewalFailed, () -> event(hold, hold.count(), cause));
+        fire(LockListener::onRenewalFailed, () -> event(hold, hold.count(), Duration.ZERO, false, cause));
+    }
+
+    void renewalLost(Hold hold) {
+        fire(LockListener::onRenewalLost, () -> event(hold, hold.count(), Duration.ZERO, false, null));
     }
 
     void lost(Hold hold) {
-        fire(LockListener::onLost, () -> event(hold, 0, null));
+        fire(LockListener::onLost, () -> event(hold, 0, Duration.ZERO, false, null));
     }
 
-    private static LockEvent event(Hold hold, int count, Throwable cause) {
-        return new LockEvent(hold.lockName(), hold.protocol().type(), hold.holderId(), count, Duration.ZERO, false,
-                null, cause);
+    private static LockEvent event(Hold hold, int count, Duration duration, boolean waited, Throwable cause) {
+        return new LockEvent(hold.lockName(), hold.id().group(), hold.protocol().type(), hold.holderId(), count,
+                duration, waited, null, cause);
     }
 
     private static Duration since(long startNanos) {

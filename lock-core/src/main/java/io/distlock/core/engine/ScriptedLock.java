@@ -27,18 +27,20 @@ public class ScriptedLock implements RedisLock {
     static final long MAX_LEASE_MILLIS = TimeUnit.DAYS.toMillis(365);
 
     private final LockEngine engine;
+    private final LockId id;
     private final String name;
     private final LockKeys keys;
     private final LockProtocol protocol;
 
     /**
      * @param engine   the client's engine
-     * @param name     lock name, already checked
+     * @param id       lock name (already checked) and group
      * @param protocol the kind of lock
      */
-    public ScriptedLock(LockEngine engine, String name, LockProtocol protocol) {
+    public ScriptedLock(LockEngine engine, LockId id, LockProtocol protocol) {
         this.engine = engine;
-        this.name = name;
+        this.id = id;
+        this.name = id.name();
         this.keys = engine.keys(name);
         this.protocol = protocol;
     }
@@ -95,7 +97,7 @@ public class ScriptedLock implements RedisLock {
     @Override
     public CompletableFuture<Boolean> tryLockAsync(long waitTime, long leaseTime, TimeUnit unit, String holderId) {
         checkHolder(holderId);
-        Acquisition acquisition = Acquisition.start(engine, name, keys, protocol, holderId,
+        Acquisition acquisition = Acquisition.start(engine, id, keys, protocol, holderId,
                 Math.max(0, toMillis(waitTime, unit)), leaseMillis(leaseTime, unit));
         CompletableFuture<Boolean> acquired = acquisition.outcome().thenApply(Objects::nonNull);
         acquired.whenComplete((ok, error) -> {
@@ -121,7 +123,13 @@ public class ScriptedLock implements RedisLock {
 
     @Override
     public boolean isHeldByCurrentThread() {
-        return sync("check lock", () -> engine.commands().hexists(keys.lockKey(), currentHolder()));
+        return isHeldBy(currentHolder());
+    }
+
+    @Override
+    public boolean isHeldBy(String holderId) {
+        checkHolder(holderId);
+        return sync("check lock", () -> engine.commands().hexists(keys.lockKey(), holderId));
     }
 
     @Override
@@ -153,7 +161,7 @@ public class ScriptedLock implements RedisLock {
         if (interruptible && Thread.interrupted()) {
             throw new InterruptedException("interrupted before acquiring lock '" + name + "'");
         }
-        Acquisition acquisition = Acquisition.start(engine, name, keys, protocol, currentHolder(), waitMillis,
+        Acquisition acquisition = Acquisition.start(engine, id, keys, protocol, currentHolder(), waitMillis,
                 leaseMillis);
         long limit = waitMillis == Blocking.NO_LIMIT || waitMillis > Long.MAX_VALUE / 2 ? Blocking.NO_LIMIT
                 : waitMillis + 2 * commandLimit();
@@ -276,6 +284,14 @@ public class ScriptedLock implements RedisLock {
 
     /** @return the holder id of the calling thread in this client */
     protected String currentHolder() {
+        return threadHolderId(engine);
+    }
+
+    /**
+     * @param engine a client's engine
+     * @return the holder id of the calling thread in that client
+     */
+    public static String threadHolderId(LockEngine engine) {
         return engine.clientId() + ":" + Thread.currentThread().getId();
     }
 
