@@ -30,6 +30,10 @@ final class Acquisition {
     private static final int DONE = 1;
     private static final int ABANDONED = 2;
 
+    private static final int NOT_WAITING = 0;
+    private static final int WAITING = 1;
+    private static final int CLOSED = 2;
+
     private final LockEngine engine;
     private final LockId id;
     private final LockKeys keys;
@@ -47,8 +51,11 @@ final class Acquisition {
     // chain to the releasing holder, who continues it).
     private WakeUpChannel<Acquisition> channel;
     private boolean wokenByRelease;
-    // Also read by abandon(), on the caller's thread.
-    private volatile boolean waited;
+    /**
+     * Whether the waiting event was reported ({@link #WAITING}). abandon() closes it, so a waiting
+     * event is never reported after the failure that should end it (metrics count waiters).
+     */
+    private final AtomicInteger waitReport = new AtomicInteger(NOT_WAITING);
     /** Ends the current sleep early, if any. */
     private volatile Runnable endSleep;
 
@@ -115,6 +122,7 @@ final class Acquisition {
         if (!state.compareAndSet(RUNNING, ABANDONED)) {
             return false;
         }
+        boolean waited = waitReport.getAndSet(CLOSED) == WAITING;
         engine.events().acquireFailed(id, protocol.type(), holderId, startNanos, waited,
                 LockEvent.Failure.INTERRUPTED, null);
         outcome.complete(null);
@@ -204,8 +212,9 @@ final class Acquisition {
     private void startWaiting(long holderTtlMillis) {
         boolean subscribedBeforeJoining = false;
         if (channel == null) {
-            waited = true;
-            engine.events().waiting(id, protocol.type(), holderId);
+            if (waitReport.compareAndSet(NOT_WAITING, WAITING)) {
+                engine.events().waiting(id, protocol.type(), holderId);
+            }
             WakeUpChannel<Acquisition> existing = engine.subscriptions().find(keys.channel());
             boolean confirmed = existing != null && isConfirmed(existing.subscribed());
             channel = engine.subscriptions().join(keys.channel());
@@ -222,6 +231,10 @@ final class Acquisition {
                 attempt();
             }
         });
+    }
+
+    private boolean waited() {
+        return waitReport.get() == WAITING;
     }
 
     private static boolean isConfirmed(CompletableFuture<Void> subscription) {
@@ -256,7 +269,7 @@ final class Acquisition {
         }
         Hold hold = engine.acquired(id, keys, holderId, protocol, watchdogued, leaseMillis, attempt.holdCount(),
                 handOffs);
-        engine.events().acquired(hold, startNanos, waited);
+        engine.events().acquired(hold, startNanos, waited());
         outcome.complete(hold);
     }
 
@@ -265,7 +278,7 @@ final class Acquisition {
         if (!state.compareAndSet(RUNNING, DONE)) {
             return;
         }
-        engine.events().acquireFailed(id, protocol.type(), holderId, startNanos, waited, failure, error);
+        engine.events().acquireFailed(id, protocol.type(), holderId, startNanos, waited(), failure, error);
         if (error != null) {
             outcome.completeExceptionally(RedisFailures.translate("acquire lock '" + id.name() + "'", error));
         } else {
