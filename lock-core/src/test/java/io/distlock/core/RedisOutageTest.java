@@ -12,7 +12,7 @@ import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
-import static io.distlock.core.TestClients.awaitTrue;
+import static io.distlock.test.Polling.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

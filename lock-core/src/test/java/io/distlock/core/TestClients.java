@@ -7,7 +7,6 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -41,23 +40,5 @@ final class TestClients implements AfterEachCallback, AutoCloseable {
     public void close() {
         clients.forEach(LockClient::close);
         clients.clear();
-    }
-
-    /**
-     * Polls until the condition holds, failing after the timeout.
-     */
-    static void awaitTrue(String what, Duration timeout, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("Timed out after " + timeout.toMillis() + " ms waiting until " + what);
-            }
-            try {
-                Thread.sleep(5);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError("interrupted while waiting until " + what, e);
-            }
-        }
     }
 }
