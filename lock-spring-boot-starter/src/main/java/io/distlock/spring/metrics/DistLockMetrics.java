@@ -1,0 +1,168 @@
+package io.distlock.spring.metrics;
+
+import io.distlock.core.LockClient;
+import io.distlock.core.LockEvent;
+import io.distlock.core.LockListener;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.MeterBinder;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Publishes a {@link LockClient}'s events as Micrometer meters:
+ * <ul>
+ *   <li>{@code distlock.acquire}: timer of acquisitions, tags {@code name}, {@code type},
+ *       {@code result} = acquired | timeout | interrupted | error;</li>
+ *   <li>{@code distlock.held}: timer of how long locks were held (first hold to last release);</li>
+ *   <li>{@code distlock.active}, {@code distlock.waiting}: gauges of holders and waiters now;</li>
+ *   <li>{@code distlock.watchdog.renewals}: counter, {@code result} = renewed | lost | error;</li>
+ *   <li>{@code distlock.watchdog.locks}: gauge of holds the watchdog keeps alive (untagged);</li>
+ *   <li>{@code distlock.lost}: counter of leases lost while held.</li>
+ * </ul>
+ * The {@code name} tag is the lock's group ({@link LockEvent#group()}): the annotation's static
+ * name, never the resolved key, so the number of series stays bounded.
+ */
+public class DistLockMetrics implements MeterBinder, LockListener {
+
+    private final LockClient client;
+    private final Map<MeterKey, LockMeters> meters = new ConcurrentHashMap<>();
+    private volatile MeterRegistry registry;
+
+    /** @param client the client whose locks are measured */
+    public DistLockMetrics(LockClient client) {
+        this.client = client;
+    }
+
+    @Override
+    public void bindTo(MeterRegistry registry) {
+        this.registry = registry;
+        Gauge.builder("distlock.watchdog.locks", client, LockClient::watchdogHoldCount)
+                .description("Holds whose lease the watchdog keeps renewing")
+                .register(registry);
+        client.addListener(this);
+    }
+
+    @Override
+    public void onWaiting(LockEvent event) {
+        meters(event).waiting.incrementAndGet();
+    }
+
+    @Override
+    public void onAcquired(LockEvent event) {
+        LockMeters m = meters(event);
+        if (event.waited()) {
+            m.waiting.decrementAndGet();
+        }
+        if (event.holdCount() == 1) {
+            m.active.incrementAndGet();
+        }
+        m.acquired.record(event.duration());
+    }
+
+    @Override
+    public void onAcquireFailed(LockEvent event) {
+        LockMeters m = meters(event);
+        if (event.waited()) {
+            m.waiting.decrementAndGet();
+        }
+        Timer timer = switch (event.failure()) {
+            case TIMEOUT -> m.timedOut;
+            case INTERRUPTED -> m.interrupted;
+            case ERROR -> m.failed;
+        };
+        timer.record(event.duration());
+    }
+
+    @Override
+    public void onReleased(LockEvent event) {
+        if (event.holdCount() == 0) {
+            LockMeters m = meters(event);
+            m.active.decrementAndGet();
+            m.held.record(event.duration());
+        }
+    }
+
+    @Override
+    public void onRenewed(LockEvent event) {
+        meters(event).renewed.increment();
+    }
+
+    @Override
+    public void onRenewalFailed(LockEvent event) {
+        meters(event).renewalFailed.increment();
+    }
+
+    @Override
+    public void onRenewalLost(LockEvent event) {
+        meters(event).renewalLost.increment();
+    }
+
+    @Override
+    public void onLost(LockEvent event) {
+        LockMeters m = meters(event);
+        m.active.decrementAndGet();
+        m.lost.increment();
+    }
+
+    private LockMeters meters(LockEvent event) {
+        return meters.computeIfAbsent(new MeterKey(event.group(), event.lockType()),
+                key -> new LockMeters(registry, Tags.of("name", key.name(), "type", key.type())));
+    }
+
+    private record MeterKey(String name, String type) {
+    }
+
+    /** The meters of one lock group and type, registered at its first event. */
+    private static final class LockMeters {
+
+        final AtomicInteger active = new AtomicInteger();
+        final AtomicInteger waiting = new AtomicInteger();
+        final Timer acquired;
+        final Timer timedOut;
+        final Timer interrupted;
+        final Timer failed;
+        final Timer held;
+        final Counter renewed;
+        final Counter renewalLost;
+        final Counter renewalFailed;
+        final Counter lost;
+
+        LockMeters(MeterRegistry registry, Tags tags) {
+            acquired = acquireTimer(registry, tags, "acquired");
+            timedOut = acquireTimer(registry, tags, "timeout");
+            interrupted = acquireTimer(registry, tags, "interrupted");
+            failed = acquireTimer(registry, tags, "error");
+            held = Timer.builder("distlock.held").tags(tags)
+                    .description("How long locks were held, from first hold to last release")
+                    .register(registry);
+            renewed = renewals(registry, tags, "renewed");
+            renewalLost = renewals(registry, tags, "lost");
+            renewalFailed = renewals(registry, tags, "error");
+            lost = Counter.builder("distlock.lost").tags(tags)
+                    .description("Leases lost while their holder believed it held the lock")
+                    .register(registry);
+            Gauge.builder("distlock.active", active, AtomicInteger::get).tags(tags)
+                    .description("Locks held by this client now").register(registry);
+            Gauge.builder("distlock.waiting", waiting, AtomicInteger::get).tags(tags)
+                    .description("Callers of this client waiting for a lock now").register(registry);
+        }
+
+        private static Timer acquireTimer(MeterRegistry registry, Tags tags, String result) {
+            return Timer.builder("distlock.acquire").tags(tags).tag("result", result)
+                    .description("Time spent acquiring locks, by outcome")
+                    .register(registry);
+        }
+
+        private static Counter renewals(MeterRegistry registry, Tags tags, String result) {
+            return Counter.builder("distlock.watchdog.renewals").tags(tags).tag("result", result)
+                    .description("Watchdog lease renewals, by outcome")
+                    .register(registry);
+        }
+    }
+}

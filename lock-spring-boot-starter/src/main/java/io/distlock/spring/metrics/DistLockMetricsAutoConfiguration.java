@@ -1,0 +1,33 @@
+package io.distlock.spring.metrics;
+
+import io.distlock.core.LockClient;
+import io.distlock.spring.DistLockAutoConfiguration;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Registers {@link DistLockMetrics} when the application has a Micrometer {@link MeterRegistry}
+ * and a {@link LockClient}; Spring Boot binds it to the registry. The registry's auto-configuration
+ * is referred to by name, so this keeps working where Spring Boot moves or drops those classes.
+ */
+@AutoConfiguration(after = DistLockAutoConfiguration.class, afterName = {
+        "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+        "org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration"})
+@ConditionalOnClass(MeterRegistry.class)
+@ConditionalOnBean({MeterRegistry.class, LockClient.class})
+public class DistLockMetricsAutoConfiguration {
+
+    /**
+     * @param client the lock client to measure
+     * @return the binder
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    public DistLockMetrics distLockMetrics(LockClient client) {
+        return new DistLockMetrics(client);
+    }
+}
