@@ -13,8 +13,8 @@ import java.time.Duration;
  * @param waitTime        how long to wait
  * @param leaseTime       lease, or {@code null} for the watchdog
  * @param onFailure       what to do when not acquired in time
- * @param returnsOptional whether a skipped call returns {@code Optional.empty()} rather than null
+ * @param returns         how the result decides when the locks are released
  */
 record LockedMethod(String name, Expression key, Duration waitTime, Duration leaseTime, OnFailure onFailure,
-                    boolean returnsOptional) {
+                    ReturnStrategy returns) {
 }

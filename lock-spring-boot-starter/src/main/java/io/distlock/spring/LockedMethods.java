@@ -68,7 +68,8 @@ final class LockedMethods {
         Expression key = lock.key().isBlank() ? null : parse(lock.key(), where);
         Duration wait = duration(lock.waitTime(), properties.getWaitTime(), "waitTime", where);
         Duration lease = duration(lock.leaseTime(), properties.getLeaseTime(), "leaseTime", where);
-        return Optional.of(new LockedMethod(name, key, wait, lease, lock.onFailure(), returns == Optional.class));
+        return Optional.of(new LockedMethod(name, key, wait, lease, lock.onFailure(),
+                ReturnStrategy.forReturnType(returns, where)));
     }
 
     private Expression parse(String expression, String where) {
