@@ -110,8 +110,9 @@ public class DistLockProperties {
             return url;
         }
 
+        /** @param url the URL; blank counts as not set, so {@code url: ${REDIS_URL:}} works */
         public void setUrl(String url) {
-            this.url = url;
+            this.url = blankToNull(url);
         }
 
         public String getUsername() {
@@ -187,8 +188,9 @@ public class DistLockProperties {
             return master;
         }
 
+        /** @param master the master name; blank counts as not set */
         public void setMaster(String master) {
-            this.master = master;
+            this.master = blankToNull(master);
         }
 
         public List<String> getNodes() {
@@ -247,5 +249,9 @@ public class DistLockProperties {
         public void setOrder(int order) {
             this.order = order;
         }
+    }
+
+    private static String blankToNull(String value) {
+        return value == null || value.isBlank() ? null : value;
     }
 }

@@ -28,6 +28,18 @@ class RedisConnectionSettingsTest {
     }
 
     @Test
+    void aBlankUrlCountsAsNotSetSoAnEmptyPlaceholderFallsBack() {
+        DistLockProperties properties = new DistLockProperties();
+        properties.getRedis().setUrl("");   // url: ${REDIS_URL:} with no REDIS_URL
+        MockEnvironment environment = new MockEnvironment().withProperty("spring.data.redis.host", "cache");
+
+        RedisURI uri = RedisConnectionSettings.resolve(properties, environment).toRedisUri();
+
+        assertThat(uri.getHost()).isEqualTo("cache");
+        assertThat(uri.getPort()).isEqualTo(6379);
+    }
+
+    @Test
     void springDataRedisSettingsAreReadByName() {
         MockEnvironment environment = new MockEnvironment()
                 .withProperty("spring.data.redis.host", "cache")
