@@ -4,8 +4,9 @@ import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 
 /**
- * A small order service that processes each order exactly once, however many requests race for
- * it, by holding a distlock lock per order.
+ * A small order service on the distlock starter: orders processed exactly once, payments charged
+ * once, stock reserved for several SKUs at once, a daily report built by one caller at a time.
+ * Configuration is in application.yml; metrics are at {@code /actuator/prometheus}.
  */
 @SpringBootApplication
 public class SampleApplication {

@@ -14,13 +14,13 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+/**
+ * Starts the sample on a random port against a real Redis and uses it over HTTP, as the README
+ * tells a newcomer to.
+ */
 @Timeout(120)
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class SampleApplicationTest {
@@ -30,37 +30,63 @@ class SampleApplicationTest {
 
     @DynamicPropertySource
     static void redisUrl(DynamicPropertyRegistry registry) {
-        registry.add("sample.redis-url", () -> redis.server().uri());
+        registry.add("distlock.redis.url", () -> redis.server().uri());
     }
 
     @LocalServerPort
     int port;
 
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
     @Test
-    void concurrentRequestsProcessAnOrderExactlyOnce() throws Exception {
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-        HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/orders/42/process"))
-                .timeout(Duration.ofSeconds(30))
-                .POST(HttpRequest.BodyPublishers.noBody())
-                .build();
+    void theRaceDemoProcessesEveryOrderExactlyOnce() throws Exception {
+        HttpResponse<String> race = post("/demo/race?orders=4&requestsPerOrder=25", null);
 
-        List<CompletableFuture<HttpResponse<String>>> responses = new ArrayList<>();
-        for (int i = 0; i < 20; i++) {
-            responses.add(http.sendAsync(request, HttpResponse.BodyHandlers.ofString()));
-        }
-        long processedNow = 0;
-        for (CompletableFuture<HttpResponse<String>> response : responses) {
-            HttpResponse<String> r = response.get(60, TimeUnit.SECONDS);
-            assertThat(r.statusCode()).isEqualTo(200);
-            if (r.body().contains("\"processedNow\":true")) {
-                processedNow++;
-            }
-        }
-        assertThat(processedNow).isEqualTo(1);
+        assertThat(race.statusCode()).isEqualTo(200);
+        assertThat(race.body()).contains("\"concurrentRequests\":100", "\"everyOrderProcessedExactlyOnce\":true")
+                .doesNotContain("\"processedNow\":0", "\"failed\":1");
+        assertThat(race.body().split("\"processedNow\":1,\"alreadyProcessed\":24,\"failed\":0,\"timesProcessed\":1"))
+                .hasSize(5);
+    }
 
-        HttpResponse<String> status = http.send(HttpRequest.newBuilder(
-                URI.create("http://localhost:" + port + "/orders/42")).timeout(Duration.ofSeconds(10)).build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertThat(status.body()).contains("\"timesProcessed\":1");
+    @Test
+    void ordersPaymentsInventoryAndReportsWorkOverHttp() throws Exception {
+        assertThat(post("/orders/42/process", null).body()).contains("\"processedNow\":true");
+        assertThat(post("/orders/42/process", null).body()).contains("\"processedNow\":false", "\"timesProcessed\":1");
+        assertThat(post("/inventory/reserve", "[\"pear\",\"apple\"]").body())
+                .contains("\"reserved\":true", "\"apple\":99", "\"pear\":99");
+        assertThat(post("/inventory/reserve", "[\"kiwi\"]").statusCode()).isEqualTo(400);
+        assertThat(get("/reports/daily").body()).contains("\"payments\":");
+        assertThat(post("/demo/race?orders=0", null).statusCode()).isEqualTo(400);
+    }
+
+    @Test
+    void lockMetricsAndHealthAreExposedThroughTheActuator() throws Exception {
+        post("/orders/7/process", null);
+
+        String prometheus = get("/actuator/prometheus").body();
+        assertThat(prometheus)
+                .contains("distlock_acquire_seconds_count{name=\"OrderService.process\",result=\"acquired\",type=\"reentrant\"}")
+                .contains("distlock_held_seconds_count{name=\"payments\",type=\"reentrant\"}")
+                .contains("distlock_active{name=\"OrderService.process\",type=\"reentrant\"} 0.0")
+                .contains("distlock_watchdog_locks ")
+                .doesNotContain("OrderService.process:7");
+        assertThat(get("/actuator/health").body()).contains("\"distlock\":{", "\"status\":\"UP\"");
+    }
+
+    private HttpResponse<String> post(String path, String json) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+                .timeout(Duration.ofSeconds(60));
+        if (json == null) {
+            request.POST(HttpRequest.BodyPublishers.noBody());
+        } else {
+            request.header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json));
+        }
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> get(String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+                .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
     }
 }

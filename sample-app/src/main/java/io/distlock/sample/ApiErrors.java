@@ -1,0 +1,25 @@
+package io.distlock.sample;
+
+import io.distlock.core.LockAcquisitionException;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+
+/**
+ * Maps lock and input failures to HTTP answers: a lock that stayed busy is a 409 the client may
+ * retry, bad input a 400.
+ */
+@RestControllerAdvice
+class ApiErrors {
+
+    @ExceptionHandler(LockAcquisitionException.class)
+    ProblemDetail busy(LockAcquisitionException e) {
+        return ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, e.getMessage());
+    }
+
+    @ExceptionHandler(IllegalArgumentException.class)
+    ProblemDetail badInput(IllegalArgumentException e) {
+        return ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, e.getMessage());
+    }
+}
