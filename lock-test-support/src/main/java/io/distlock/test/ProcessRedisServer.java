@@ -41,7 +41,8 @@ final class ProcessRedisServer implements RedisServer {
         IllegalStateException lastFailure = null;
         for (int attempt = 0; attempt < PORT_ATTEMPTS; attempt++) {
             Path dir = createDataDir();
-            ProcessRedisServer server = new ProcessRedisServer(binary, options, dir, FreePorts.reserve());
+            int port = options.clusterEnabled() ? FreePorts.reserveWithClusterBus() : FreePorts.reserve();
+            ProcessRedisServer server = new ProcessRedisServer(binary, options, dir, port);
             ShutdownReaper.register(server, server::killQuietly);
             try {
                 server.start();
@@ -172,6 +173,9 @@ final class ProcessRedisServer implements RedisServer {
         } finally {
             ShutdownReaper.unregister(this);
             FreePorts.release(port);
+            if (options.clusterEnabled()) {
+                FreePorts.release(port + FreePorts.CLUSTER_BUS_OFFSET);
+            }
             deleteRecursively(dir);
         }
     }

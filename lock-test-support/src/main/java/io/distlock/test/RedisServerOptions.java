@@ -125,6 +125,19 @@ public final class RedisServerOptions {
     }
 
     /**
+     * @return whether the arguments make the server a Redis Cluster node ({@code --cluster-enabled yes}),
+     *         which also listens on its port + 10000
+     */
+    public boolean clusterEnabled() {
+        for (int i = 0; i < extraArgs.size() - 1; i++) {
+            if ("--cluster-enabled".equalsIgnoreCase(extraArgs.get(i))) {
+                return "yes".equalsIgnoreCase(extraArgs.get(i + 1));
+            }
+        }
+        return false;
+    }
+
+    /**
      * Returns the mode to use: the override if one was set, else {@link RedisMode#configured()}.
      *
      * @return the mode, possibly {@link RedisMode#AUTO}
