@@ -3,6 +3,7 @@ package io.distlock.core;
 import io.distlock.core.engine.LockEngine;
 import io.distlock.core.engine.LockId;
 import io.distlock.core.engine.LockEvents;
+import io.distlock.core.engine.RedisConnections;
 import io.distlock.core.engine.RedisFailures;
 import io.distlock.core.engine.ScriptedLock;
 import io.lettuce.core.ClientOptions;
@@ -10,9 +11,9 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.TimeoutOptions;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.codec.StringCodec;
-import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,7 +35,8 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
  * }</pre>
  *
  * <p>One client uses two Redis connections, whatever the number of locks and threads: one shared
- * command connection (pipelined by Lettuce) and one pub/sub connection for wake-ups, plus one
+ * command connection (pipelined by Lettuce) and one pub/sub connection for wake-ups (on a Redis
+ * Cluster, Lettuce's cluster connections, which route each command to its slot's node), plus one
  * scheduler thread for wait timeouts and lease renewal. Create one per application and share it;
  * it is thread-safe. {@link #close()} stops lease renewal (held locks then expire after at most one
  * watchdog timeout) and closes the connections.
@@ -53,32 +55,16 @@ public final class LockClient implements AutoCloseable {
     private final String clientId;
     private final String keyPrefix;
     private final Duration watchdogTimeout;
-    private final RedisClient ownedClient;
-    private final StatefulRedisConnection<String, String> connection;
-    private final StatefulRedisPubSubConnection<String, String> pubSubConnection;
+    private final RedisConnections connections;
     private final ScheduledThreadPoolExecutor scheduler;
     private final LockEvents events;
     private final LockEngine engine;
 
-    private LockClient(Builder builder, RedisClient redisClient, RedisClient ownedClient) {
+    private LockClient(Builder builder, RedisConnections connections) {
         this.clientId = UUID.randomUUID().toString();
         this.keyPrefix = builder.keyPrefix;
         this.watchdogTimeout = builder.watchdogTimeout;
-        this.ownedClient = ownedClient;
-        StatefulRedisConnection<String, String> commands = null;
-        StatefulRedisPubSubConnection<String, String> pubSub = null;
-        try {
-            commands = redisClient.connect(StringCodec.UTF8);
-            pubSub = redisClient.connectPubSub(StringCodec.UTF8);
-        } catch (RuntimeException e) {
-            closeQuietly(commands);
-            if (ownedClient != null) {
-                ownedClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-            }
-            throw RedisFailures.translate("connect to Redis at " + builder.describeTarget(), e);
-        }
-        this.connection = commands;
-        this.pubSubConnection = pubSub;
+        this.connections = connections;
         this.scheduler = new ScheduledThreadPoolExecutor(1, runnable -> {
             Thread thread = new Thread(runnable, "distlock-" + clientId.substring(0, 8));
             thread.setDaemon(true);
@@ -88,10 +74,13 @@ public final class LockClient implements AutoCloseable {
         this.events = new LockEvents();
         builder.listeners.forEach(events::add);
         this.engine = new LockEngine(clientId, keyPrefix, watchdogTimeout.toMillis(),
-                builder.commandTimeout.toMillis(), commands.async(), pubSub, scheduler, events);
+                builder.commandTimeout.toMillis(), connections, scheduler, events);
     }
 
-    /** @return a builder; set {@link Builder#redisUri(String)} or {@link Builder#redisClient(RedisClient)} */
+    /**
+     * @return a builder; set one of {@link Builder#redisUri(String)}, {@link Builder#redisClient(RedisClient)},
+     *         {@link Builder#clusterNodes(List)} and {@link Builder#clusterClient(RedisClusterClient)}
+     */
     public static Builder builder() {
         return new Builder();
     }
@@ -200,13 +189,9 @@ public final class LockClient implements AutoCloseable {
         if (!engine.markClosed()) {
             return;
         }
-        closeQuietly(pubSubConnection);
-        closeQuietly(connection);
+        connections.close();
         engine.close();
         scheduler.shutdownNow();
-        if (ownedClient != null) {
-            ownedClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-        }
     }
 
     private String checkName(String name) {
@@ -218,30 +203,23 @@ public final class LockClient implements AutoCloseable {
         return name;
     }
 
-    private static void closeQuietly(AutoCloseable closeable) {
-        if (closeable != null) {
-            try {
-                closeable.close();
-            } catch (Exception ignored) {
-                // closing anyway
-            }
-        }
-    }
-
     @Override
     public String toString() {
         return "LockClient[" + clientId + ", prefix=" + keyPrefix + "]";
     }
 
     /**
-     * Configures a {@link LockClient}. Exactly one of {@link #redisUri(String)} and
-     * {@link #redisClient(RedisClient)} must be set.
+     * Configures a {@link LockClient}. Exactly one target must be set: {@link #redisUri(String)},
+     * {@link #redisClient(RedisClient)}, {@link #clusterNodes(List)} or
+     * {@link #clusterClient(RedisClusterClient)}.
      */
     public static final class Builder {
 
         private String redisUri;
         private RedisURI parsedUri;
         private RedisClient redisClient;
+        private RedisClusterClient clusterClient;
+        private List<RedisURI> clusterNodes;
         private String keyPrefix = DEFAULT_KEY_PREFIX;
         private Duration watchdogTimeout = DEFAULT_WATCHDOG_TIMEOUT;
         private Duration commandTimeout = DEFAULT_COMMAND_TIMEOUT;
@@ -281,6 +259,36 @@ public final class LockClient implements AutoCloseable {
          */
         public Builder redisClient(RedisClient client) {
             this.redisClient = Objects.requireNonNull(client, "redisClient must not be null");
+            return this;
+        }
+
+        /**
+         * Uses a Redis Cluster through a Lettuce cluster client the caller created and owns (it is
+         * not shut down by {@link LockClient#close()}). Every key of a lock shares one hash slot;
+         * on Redis 7+ wake-ups use sharded pub/sub, on older versions plain pub/sub.
+         *
+         * @param client the cluster client, with its seed URIs
+         * @return this builder
+         */
+        public Builder clusterClient(RedisClusterClient client) {
+            this.clusterClient = Objects.requireNonNull(client, "clusterClient must not be null");
+            return this;
+        }
+
+        /**
+         * Connects to a Redis Cluster through these seed nodes, with a cluster client this builder
+         * creates (command timeout, reconnect and adaptive topology refresh set) and
+         * {@link LockClient#close()} shuts down.
+         *
+         * @param seeds some of the cluster's nodes (credentials and TLS as on each URI)
+         * @return this builder
+         */
+        public Builder clusterNodes(List<RedisURI> seeds) {
+            Objects.requireNonNull(seeds, "clusterNodes must not be null");
+            if (seeds.isEmpty()) {
+                throw new IllegalArgumentException("clusterNodes must name at least one node");
+            }
+            this.clusterNodes = List.copyOf(seeds);
             return this;
         }
 
@@ -342,25 +350,54 @@ public final class LockClient implements AutoCloseable {
          * Connects to Redis.
          *
          * @return the client
-         * @throws IllegalStateException    if neither or both of redisUri and redisClient are set
+         * @throws IllegalStateException    unless exactly one of redisUri, redisClient, clusterClient and
+         *                                  clusterNodes is set
          * @throws IllegalArgumentException if the URI is malformed
          * @throws LockException            if Redis cannot be reached or refuses the credentials
          */
         public LockClient build() {
-            if ((redisUri == null) == (redisClient == null)) {
-                throw new IllegalStateException("Set exactly one of redisUri(...) and redisClient(...) on the "
-                        + "LockClient builder");
+            int targets = (redisUri != null ? 1 : 0) + (redisClient != null ? 1 : 0) + (clusterClient != null ? 1 : 0)
+                    + (clusterNodes != null ? 1 : 0);
+            if (targets != 1) {
+                throw new IllegalStateException("Set exactly one of redisUri(...), redisClient(...), clusterClient(...) "
+                        + "and clusterNodes(...) on the LockClient builder");
             }
+            RedisURI standaloneUri = redisUri != null ? parseUri() : null;  // a malformed URI is the caller's error
+            try {
+                return new LockClient(this, connect(standaloneUri));
+            } catch (RuntimeException e) {
+                throw RedisFailures.translate("connect to Redis at " + describeTarget(), e);
+            }
+        }
+
+        private RedisConnections connect(RedisURI standaloneUri) {
             if (redisClient != null) {
-                return new LockClient(this, redisClient, null);
+                return RedisConnections.standalone(redisClient, false);
             }
-            RedisClient created = RedisClient.create(parseUri());
+            if (clusterClient != null) {
+                return RedisConnections.cluster(clusterClient, false, commandTimeout);
+            }
+            if (clusterNodes != null) {
+                clusterNodes.forEach(node -> node.setTimeout(commandTimeout));
+                RedisClusterClient created = RedisClusterClient.create(clusterNodes);
+                created.setOptions(ClusterClientOptions.builder()
+                        .autoReconnect(true)
+                        .timeoutOptions(TimeoutOptions.enabled(commandTimeout))
+                        .socketOptions(SocketOptions.builder().connectTimeout(commandTimeout).build())
+                        .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
+                                .enableAllAdaptiveRefreshTriggers()
+                                .enablePeriodicRefresh(Duration.ofSeconds(30))
+                                .build())
+                        .build());
+                return RedisConnections.cluster(created, true, commandTimeout);
+            }
+            RedisClient created = RedisClient.create(standaloneUri);
             created.setOptions(ClientOptions.builder()
                     .autoReconnect(true)
                     .timeoutOptions(TimeoutOptions.enabled(commandTimeout))
                     .socketOptions(SocketOptions.builder().connectTimeout(commandTimeout).build())
                     .build());
-            return new LockClient(this, created, created);
+            return RedisConnections.standalone(created, true);
         }
 
         private RedisURI parseUri() {
@@ -380,7 +417,13 @@ public final class LockClient implements AutoCloseable {
         }
 
         private String describeTarget() {
-            return redisUri != null ? RedisUris.mask(redisUri) : "the given RedisClient's URI";
+            if (redisUri != null) {
+                return RedisUris.mask(redisUri);
+            }
+            if (clusterNodes != null) {
+                return "cluster " + clusterNodes.stream().map(node -> node.getHost() + ":" + node.getPort()).toList();
+            }
+            return redisClient != null ? "the given RedisClient's URI" : "the given RedisClusterClient's seeds";
         }
     }
 }

@@ -1,6 +1,8 @@
 package io.distlock.core;
 
+import io.distlock.test.RedisCluster;
 import io.distlock.test.RedisServer;
+import io.lettuce.core.RedisURI;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
@@ -24,6 +26,16 @@ final class TestClients implements AfterEachCallback, AutoCloseable {
     LockClient open(RedisServer server, Consumer<LockClient.Builder> settings) {
         LockClient.Builder builder = LockClient.builder()
                 .redisUri(server.uri())
+                .commandTimeout(Duration.ofSeconds(2));
+        settings.accept(builder);
+        LockClient client = builder.build();
+        clients.add(client);
+        return client;
+    }
+
+    LockClient openCluster(RedisCluster cluster, Consumer<LockClient.Builder> settings) {
+        LockClient.Builder builder = LockClient.builder()
+                .clusterNodes(cluster.nodes().stream().map(node -> RedisURI.create(node.uri())).toList())
                 .commandTimeout(Duration.ofSeconds(2));
         settings.accept(builder);
         LockClient client = builder.build();

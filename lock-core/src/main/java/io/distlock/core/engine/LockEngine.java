@@ -6,8 +6,7 @@ import io.distlock.core.pubsub.LockSubscriptions;
 import io.distlock.core.pubsub.WakeUpChannel;
 import io.distlock.core.scripts.ScriptExecutor;
 import io.distlock.core.watchdog.LeaseWatchdog;
-import io.lettuce.core.api.async.RedisAsyncCommands;
-import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -30,7 +29,7 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
     private final String keyPrefix;
     private final long watchdogLeaseMillis;
     private final long commandTimeoutMillis;
-    private final RedisAsyncCommands<String, String> commands;
+    private final RedisClusterAsyncCommands<String, String> commands;
     private final LockSubscriptions<Acquisition> subscriptions;
     private final ScheduledExecutorService scheduler;
     private final LockEvents events;
@@ -49,27 +48,25 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
      * @param keyPrefix            prefix of every key
      * @param watchdogLeaseMillis  lease of watchdog holds
      * @param commandTimeoutMillis how long blocking calls wait for one Redis answer
-     * @param commands             shared command connection
-     * @param pubSub               the client's pub/sub connection, for wake-ups
+     * @param connections          the client's command and pub/sub connections
      * @param scheduler            the client's one scheduler thread
      * @param events               listener dispatch
      */
     public LockEngine(String clientId, String keyPrefix, long watchdogLeaseMillis, long commandTimeoutMillis,
-                      RedisAsyncCommands<String, String> commands,
-                      StatefulRedisPubSubConnection<String, String> pubSub,
-                      ScheduledExecutorService scheduler, LockEvents events) {
+                      RedisConnections connections, ScheduledExecutorService scheduler, LockEvents events) {
         this.clientId = clientId;
         this.keyPrefix = keyPrefix;
         this.watchdogLeaseMillis = watchdogLeaseMillis;
         this.commandTimeoutMillis = commandTimeoutMillis;
-        this.commands = commands;
-        this.subscriptions = new LockSubscriptions<>(pubSub);
+        this.commands = connections.commands();
+        this.subscriptions = new LockSubscriptions<>(connections.pubSub(), connections.shardedPubSub());
         this.scheduler = scheduler;
         this.events = events;
-        this.watchdog = new LeaseWatchdog(scheduler, watchdogLeaseMillis, RENEWAL_BATCH_SIZE, this);
+        this.watchdog = new LeaseWatchdog(scheduler, watchdogLeaseMillis, RENEWAL_BATCH_SIZE, connections.slotOf(),
+                this);
         scheduler.scheduleWithFixedDelay(this::forgetExpiredHolds, watchdogLeaseMillis, watchdogLeaseMillis,
                 TimeUnit.MILLISECONDS);
-        this.reentrant = new ReentrantProtocol(new ScriptExecutor(commands));
+        this.reentrant = new ReentrantProtocol(new ScriptExecutor(commands), connections.publishCommand());
     }
 
     /** @return the client's unique id */
@@ -90,8 +87,8 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
         return reentrant;
     }
 
-    /** @return async commands of the shared connection */
-    public RedisAsyncCommands<String, String> commands() {
+    /** @return async commands of the shared connection (routed by key slot on a cluster) */
+    public RedisClusterAsyncCommands<String, String> commands() {
         return commands;
     }
 

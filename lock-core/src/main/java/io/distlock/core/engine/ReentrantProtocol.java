@@ -18,12 +18,15 @@ public final class ReentrantProtocol implements LockProtocol {
     private static final String UNLOCK_MESSAGE = "0";
 
     private final ScriptExecutor scripts;
+    private final String publishCommand;
 
     /**
-     * @param scripts runs the lock scripts
+     * @param scripts        runs the lock scripts
+     * @param publishCommand how scripts wake waiters: {@code publish}, or {@code spublish} (sharded)
      */
-    public ReentrantProtocol(ScriptExecutor scripts) {
+    public ReentrantProtocol(ScriptExecutor scripts, String publishCommand) {
         this.scripts = scripts;
+        this.publishCommand = publishCommand;
     }
 
     @Override
@@ -44,13 +47,13 @@ public final class ReentrantProtocol implements LockProtocol {
     public CompletableFuture<Long> release(LockKeys keys, String holderId, int expectedCount) {
         return scripts.run(Scripts.UNLOCK, ScriptOutputType.INTEGER,
                 new String[] {keys.lockKey(), keys.channel()}, holderId, Integer.toString(expectedCount),
-                UNLOCK_MESSAGE);
+                UNLOCK_MESSAGE, publishCommand);
     }
 
     @Override
     public CompletableFuture<Long> forceUnlock(LockKeys keys) {
         return scripts.run(Scripts.FORCE_UNLOCK, ScriptOutputType.INTEGER,
-                new String[] {keys.lockKey(), keys.channel()}, UNLOCK_MESSAGE);
+                new String[] {keys.lockKey(), keys.channel()}, UNLOCK_MESSAGE, publishCommand);
     }
 
     @Override

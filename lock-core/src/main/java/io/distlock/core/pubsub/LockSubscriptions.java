@@ -23,33 +23,55 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class LockSubscriptions<T> {
 
     private final RedisPubSubAsyncCommands<String, String> commands;
+    private final boolean sharded;
     private final ConcurrentHashMap<String, WakeUpChannel<T>> channels = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
 
     /**
      * @param connection the client's dedicated pub/sub connection
+     * @param sharded    whether to use sharded pub/sub ({@code SSUBSCRIBE}, Redis 7 cluster),
+     *                   which Lettuce sends to the node serving the channel's slot
      */
-    public LockSubscriptions(StatefulRedisPubSubConnection<String, String> connection) {
+    public LockSubscriptions(StatefulRedisPubSubConnection<String, String> connection, boolean sharded) {
         this.commands = connection.async();
+        this.sharded = sharded;
         connection.addListener(new RedisPubSubAdapter<>() {
             @Override
             public void message(String channel, String message) {
-                WakeUpChannel<T> waiters = channels.get(channel);
-                if (waiters != null) {
-                    waiters.wakeOne();
-                }
+                released(channel);
+            }
+
+            @Override
+            public void smessage(String channel, String message) {
+                released(channel);
             }
 
             @Override
             public void subscribed(String channel, long count) {
-                WakeUpChannel<T> waiters = channels.get(channel);
-                if (waiters != null && waiters.confirmations.incrementAndGet() > 1) {
-                    // A re-subscription after reconnect: releases made while we were away
-                    // published to nobody, so let a waiter look again.
-                    waiters.wakeOne();
-                }
+                confirmed(channel);
+            }
+
+            @Override
+            public void ssubscribed(String channel, long count) {
+                confirmed(channel);
             }
         });
+    }
+
+    private void released(String channel) {
+        WakeUpChannel<T> waiters = channels.get(channel);
+        if (waiters != null) {
+            waiters.wakeOne();
+        }
+    }
+
+    private void confirmed(String channel) {
+        WakeUpChannel<T> waiters = channels.get(channel);
+        if (waiters != null && waiters.confirmations.incrementAndGet() > 1) {
+            // A re-subscription after reconnect: releases made while we were away
+            // published to nobody, so let a waiter look again.
+            waiters.wakeOne();
+        }
     }
 
     /**
@@ -67,7 +89,7 @@ public final class LockSubscriptions<T> {
                 waiters = new WakeUpChannel<>(name, closed);
                 CompletableFuture<Void> subscribed = waiters.subscribed;
                 try {
-                    commands.subscribe(name).whenComplete((ok, error) -> {
+                    (sharded ? commands.ssubscribe(name) : commands.subscribe(name)).whenComplete((ok, error) -> {
                         if (error != null) {
                             subscribed.completeExceptionally(error);
                         } else {
@@ -94,7 +116,11 @@ public final class LockSubscriptions<T> {
                 return current;
             }
             try {
-                commands.unsubscribe(name);
+                if (sharded) {
+                    commands.sunsubscribe(name);
+                } else {
+                    commands.unsubscribe(name);
+                }
             } catch (RuntimeException e) {
                 // The connection is closed or broken: there is no subscription left to end.
             }

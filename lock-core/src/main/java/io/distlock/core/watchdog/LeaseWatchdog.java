@@ -15,11 +15,12 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.ToIntFunction;
 
 /**
  * Keeps the leases of a client's watchdog holds alive: one periodic task per client, every
  * lease/3. Each round renews all watched holds with few script calls (up to {@code batchSize}
- * holds per call, grouped by lock kind), all sent at once so they pipeline on the shared
+ * holds per call, grouped by lock kind and, on a cluster, by hash slot), all sent at once so they pipeline on the shared
  * connection. A hold that Redis no longer has is reported lost and no longer watched; a Redis
  * failure is reported and retried next round. A round still waiting for Redis makes the next
  * tick skip, so slow Redis never piles up renewals.
@@ -46,6 +47,7 @@ public final class LeaseWatchdog implements AutoCloseable {
     private final long leaseMillis;
     private final int batchSize;
     private final RenewalOutcomes outcomes;
+    private final ToIntFunction<String> slotOf;
     private final Set<Hold> watched = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean roundInFlight = new AtomicBoolean();
     private final ScheduledFuture<?> ticker;
@@ -56,11 +58,15 @@ public final class LeaseWatchdog implements AutoCloseable {
      * @param scheduler   the client's scheduler
      * @param leaseMillis lease set on each renewal; rounds run every third of it
      * @param batchSize   most holds renewed by one script call
+     * @param slotOf      the cluster hash slot of a lock key (a constant when not on a cluster):
+     *                    one script call renews holds of one slot only
      * @param outcomes    receives each hold's outcome
      */
-    public LeaseWatchdog(ScheduledExecutorService scheduler, long leaseMillis, int batchSize, RenewalOutcomes outcomes) {
+    public LeaseWatchdog(ScheduledExecutorService scheduler, long leaseMillis, int batchSize,
+                         ToIntFunction<String> slotOf, RenewalOutcomes outcomes) {
         this.leaseMillis = leaseMillis;
         this.batchSize = batchSize;
+        this.slotOf = slotOf;
         this.outcomes = outcomes;
         long interval = Math.max(1, leaseMillis / 3);
         this.ticker = scheduler.scheduleAtFixedRate(this::tick, interval, interval, TimeUnit.MILLISECONDS);
@@ -96,9 +102,9 @@ public final class LeaseWatchdog implements AutoCloseable {
         }
         try {
             List<CompletableFuture<Void>> calls = new ArrayList<>();
-            groupByProtocol().forEach((protocol, holds) -> {
+            groupByProtocolAndSlot().forEach((group, holds) -> {
                 for (int from = 0; from < holds.size(); from += batchSize) {
-                    calls.add(renew(protocol, holds.subList(from, Math.min(holds.size(), from + batchSize))));
+                    calls.add(renew(group.protocol(), holds.subList(from, Math.min(holds.size(), from + batchSize))));
                 }
             });
             // A round never outlives a lease, even on a client whose commands have no timeout.
@@ -111,10 +117,15 @@ public final class LeaseWatchdog implements AutoCloseable {
         }
     }
 
-    private Map<LockProtocol, List<Hold>> groupByProtocol() {
-        Map<LockProtocol, List<Hold>> groups = new HashMap<>();
+    /** Holds one script call may renew together: same kind of lock, same cluster slot. */
+    private record BatchGroup(LockProtocol protocol, int slot) {
+    }
+
+    private Map<BatchGroup, List<Hold>> groupByProtocolAndSlot() {
+        Map<BatchGroup, List<Hold>> groups = new HashMap<>();
         for (Hold hold : watched) {
-            groups.computeIfAbsent(hold.protocol(), p -> new ArrayList<>()).add(hold);
+            BatchGroup group = new BatchGroup(hold.protocol(), slotOf.applyAsInt(hold.keys().lockKey()));
+            groups.computeIfAbsent(group, g -> new ArrayList<>()).add(hold);
         }
         return groups;
     }

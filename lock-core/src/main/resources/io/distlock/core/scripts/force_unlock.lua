@@ -3,10 +3,11 @@
 -- KEYS[1]  lock hash
 -- KEYS[2]  the lock's wake-up channel
 -- ARGV[1]  message published when the lock was deleted
+-- ARGV[2]  publish command: 'publish', or 'spublish' (sharded pub/sub, Redis 7 cluster)
 --
 -- Returns  1 when a lock was deleted, 0 when there was none
 if redis.call('del', KEYS[1]) == 1 then
-    redis.call('publish', KEYS[2], ARGV[1])
+    redis.call(ARGV[2], KEYS[2], ARGV[1])
     return 1
 end
 return 0

@@ -6,6 +6,7 @@
 -- ARGV[1]  holder id
 -- ARGV[2]  the holder's hold count before this release, as the caller knows it
 -- ARGV[3]  message published when the lock becomes free
+-- ARGV[4]  publish command: 'publish', or 'spublish' (sharded pub/sub, Redis 7 cluster)
 --
 -- Returns  the holder's hold count after the release (0 = lock freed and waiters notified);
 --          when the count is already below ARGV[2] (this release was applied by an earlier,
@@ -23,5 +24,5 @@ if count > 0 then
     return count
 end
 redis.call('del', KEYS[1])
-redis.call('publish', KEYS[2], ARGV[3])
+redis.call(ARGV[4], KEYS[2], ARGV[3])
 return 0

@@ -1,0 +1,165 @@
+package io.distlock.core.engine;
+
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.function.ToIntFunction;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The two connections a client uses, to a standalone (or Sentinel-managed) Redis or to a Redis
+ * Cluster, and what the topology means for the engine: on a cluster, watchdog batches are cut per
+ * hash slot (a script may only touch one), and on Redis 7+ clusters wake-ups use sharded pub/sub
+ * ({@code SPUBLISH}/{@code SSUBSCRIBE}), which stays on the nodes serving the lock's slot instead
+ * of being broadcast to every node.
+ */
+public final class RedisConnections implements AutoCloseable {
+
+    private static final Pattern VERSION = Pattern.compile("redis_version:(\\d+)");
+
+    private final RedisClusterAsyncCommands<String, String> commands;
+    private final StatefulConnection<String, String> connection;
+    private final StatefulRedisPubSubConnection<String, String> pubSub;
+    private final boolean cluster;
+    private final boolean sharded;
+    private final AbstractRedisClient ownedClient;
+
+    private RedisConnections(RedisClusterAsyncCommands<String, String> commands,
+                             StatefulConnection<String, String> connection,
+                             StatefulRedisPubSubConnection<String, String> pubSub, boolean cluster, boolean sharded,
+                             AbstractRedisClient ownedClient) {
+        this.commands = commands;
+        this.connection = connection;
+        this.pubSub = pubSub;
+        this.cluster = cluster;
+        this.sharded = sharded;
+        this.ownedClient = ownedClient;
+    }
+
+    /**
+     * Connects to a standalone or Sentinel-managed Redis.
+     *
+     * @param client the Lettuce client, with a default URI
+     * @param owned  whether {@link #close()} shuts the client down too
+     * @return the connections
+     * @throws RuntimeException from Lettuce if Redis cannot be reached; nothing is left open then
+     */
+    public static RedisConnections standalone(RedisClient client, boolean owned) {
+        StatefulRedisConnection<String, String> connection = null;
+        try {
+            connection = client.connect(StringCodec.UTF8);
+            StatefulRedisPubSubConnection<String, String> pubSub = client.connectPubSub(StringCodec.UTF8);
+            return new RedisConnections(connection.async(), connection, pubSub, false, false, owned ? client : null);
+        } catch (RuntimeException e) {
+            closeAfterFailure(connection, owned ? client : null);
+            throw e;
+        }
+    }
+
+    /**
+     * Connects to a Redis Cluster and asks a node for its version (sharded pub/sub needs Redis 7).
+     *
+     * @param client         the Lettuce cluster client, with seed URIs
+     * @param owned          whether {@link #close()} shuts the client down too
+     * @param commandTimeout how long the version question may take
+     * @return the connections
+     * @throws RuntimeException from Lettuce if the cluster cannot be reached; nothing is left open then
+     */
+    public static RedisConnections cluster(RedisClusterClient client, boolean owned, Duration commandTimeout) {
+        StatefulRedisClusterConnection<String, String> connection = null;
+        try {
+            connection = client.connect(StringCodec.UTF8);
+            boolean sharded = majorVersion(connection, commandTimeout) >= 7;
+            StatefulRedisPubSubConnection<String, String> pubSub = client.connectPubSub(StringCodec.UTF8);
+            return new RedisConnections(connection.async(), connection, pubSub, true, sharded, owned ? client : null);
+        } catch (RuntimeException e) {
+            closeAfterFailure(connection, owned ? client : null);
+            throw e;
+        }
+    }
+
+    private static int majorVersion(StatefulRedisClusterConnection<String, String> connection, Duration timeout) {
+        String info;
+        try {
+            info = connection.async().info("server").get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while asking the cluster for its version", e);
+        } catch (Exception e) {
+            throw new IllegalStateException("Could not ask the cluster for its version: " + e, e);
+        }
+        Matcher matcher = VERSION.matcher(info);
+        return matcher.find() ? Integer.parseInt(matcher.group(1)) : 0;
+    }
+
+    /** @return async commands of the shared command connection (routed by slot on a cluster) */
+    public RedisClusterAsyncCommands<String, String> commands() {
+        return commands;
+    }
+
+    /** @return the pub/sub connection for wake-ups */
+    public StatefulRedisPubSubConnection<String, String> pubSub() {
+        return pubSub;
+    }
+
+    /** @return whether wake-ups use sharded pub/sub ({@code SSUBSCRIBE}/{@code SPUBLISH}) */
+    public boolean shardedPubSub() {
+        return sharded;
+    }
+
+    /** @return the command scripts publish wake-ups with: {@code SPUBLISH} or {@code PUBLISH} */
+    public String publishCommand() {
+        return sharded ? "spublish" : "publish";
+    }
+
+    /**
+     * @return the hash slot of a key on a cluster (one script may only touch one slot); a constant
+     *         elsewhere, so batches are not cut needlessly
+     */
+    public ToIntFunction<String> slotOf() {
+        return cluster ? SlotHash::getSlot : key -> 0;
+    }
+
+    /** @return whether this is a Redis Cluster */
+    public boolean isCluster() {
+        return cluster;
+    }
+
+    /** Closes both connections, then the client if it was created for this engine. */
+    @Override
+    public void close() {
+        closeQuietly(pubSub);
+        closeQuietly(connection);
+        if (ownedClient != null) {
+            ownedClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        }
+    }
+
+    private static void closeAfterFailure(StatefulConnection<String, String> connection, AbstractRedisClient owned) {
+        closeQuietly(connection);
+        if (owned != null) {
+            owned.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable closeable) {
+        if (closeable != null) {
+            try {
+                closeable.close();
+            } catch (Exception ignored) {
+                // closing anyway
+            }
+        }
+    }
+}

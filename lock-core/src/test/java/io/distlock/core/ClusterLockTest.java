@@ -1,0 +1,185 @@
+package io.distlock.core;
+
+import io.distlock.test.RedisCluster;
+import io.distlock.test.RedisServer;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.SlotHash;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static io.distlock.test.Polling.awaitTrue;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The engine on a real three-master Redis Cluster: locks whose keys live on every node, wake-ups
+ * by message (sharded pub/sub on Redis 7, plain pub/sub on 6.2), and watchdog batches cut per
+ * slot so no script ever fails with CROSSSLOT.
+ */
+@Timeout(120)
+class ClusterLockTest {
+
+    private static RedisCluster cluster;
+
+    @RegisterExtension
+    final TestClients clients = new TestClients();
+
+    @BeforeAll
+    static void startCluster() {
+        cluster = RedisCluster.start(3);
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        cluster.close();
+    }
+
+    @AfterEach
+    void emptyCluster() {
+        cluster.flushAll();
+    }
+
+    @Test
+    void locksOnNamesOfEverySlotRangeLiveOnEveryNode() throws Exception {
+        LockClient client = clients.openCluster(cluster, b -> { });
+        List<RedisLock> locks = new ArrayList<>();
+        Set<Integer> nodesUsed = new HashSet<>();
+        for (int i = 0; i < 300; i++) {
+            RedisLock lock = client.getLock("order:" + i);
+            assertThat(lock.tryLock(5, 30, TimeUnit.SECONDS)).isTrue();
+            locks.add(lock);
+            nodesUsed.add(SlotHash.getSlot("distlock:{order:" + i + "}") * 3 / RedisCluster.SLOTS);
+        }
+        assertThat(nodesUsed).containsExactlyInAnyOrder(0, 1, 2);
+        for (RedisServer node : cluster.nodes()) {
+            assertThat(Long.parseLong(node.commandString("DBSIZE"))).as("keys on " + node).isGreaterThan(50);
+        }
+        RedisLock other = clients.openCluster(cluster, b -> { }).getLock("order:7");
+        assertThat(CompletableFuture.supplyAsync(other::tryLock).get(10, TimeUnit.SECONDS)).isFalse();
+        for (RedisLock lock : locks) {
+            lock.unlock();
+        }
+        for (RedisServer node : cluster.nodes()) {
+            assertThat(node.commandString("DBSIZE")).isEqualTo("0");
+        }
+    }
+
+    @Test
+    void aWaiterInAnotherClientIsWokenByTheReleaseNotByTheLease() throws Exception {
+        LockClient holderClient = clients.openCluster(cluster, b -> { });
+        LockClient waiterClient = clients.openCluster(cluster, b -> { });
+        for (String name : List.of("order:7", "stock:apple", "user:x")) {  // different slots and nodes
+            RedisLock held = holderClient.getLock(name);
+            held.lock();  // watchdog lease: 30 s
+            CompletableFuture<Long> waited = CompletableFuture.supplyAsync(() -> {
+                RedisLock lock = waiterClient.getLock(name);
+                long start = System.nanoTime();
+                try {
+                    assertThat(lock.tryLock(20, TimeUnit.SECONDS)).isTrue();
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+                long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+                lock.unlock();
+                return millis;
+            });
+            awaitTrue("the waiter subscribed", Duration.ofSeconds(10), () -> waiterClient.activeSubscriptions() == 1);
+            long releasedAt = System.nanoTime();
+            held.unlock();
+            assertThat(waited.get(20, TimeUnit.SECONDS)).isLessThan(20_000);
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - releasedAt))
+                    .as("woken by the message, long before the 30 s lease").isLessThan(5_000);
+        }
+    }
+
+    @Test
+    void theWatchdogRenewsLocksOfEverySlotWithoutCrossSlotErrors() {
+        RecordingListener events = new RecordingListener();
+        Duration lease = Duration.ofMillis(1500);
+        LockClient client = clients.openCluster(cluster, b -> b.watchdogTimeout(lease).listener(events));
+        List<RedisLock> locks = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            RedisLock lock = client.getLock("job:" + i);
+            lock.lock();
+            locks.add(lock);
+        }
+        long until = System.nanoTime() + lease.multipliedBy(3).toNanos();
+        awaitTrue("three watchdog timeouts passed", Duration.ofSeconds(30), () -> System.nanoTime() > until);
+
+        assertThat(events.renewalFailed).as("no renewal failed (CROSSSLOT would)").isEmpty();
+        assertThat(events.lost).isEmpty();
+        assertThat(events.renewed.size()).isGreaterThanOrEqualTo(200 * 6);
+        assertThat(locks).allSatisfy(lock -> assertThat(lock.isHeldByCurrentThread()).isTrue());
+        locks.forEach(RedisLock::unlock);
+    }
+
+    @Test
+    void clientsOnSeveralThreadsNeverOverlap() throws Exception {
+        List<LockClient> lockClients = List.of(clients.openCluster(cluster, b -> { }),
+                clients.openCluster(cluster, b -> { }));
+        AtomicInteger inside = new AtomicInteger();
+        AtomicInteger maxInside = new AtomicInteger();
+        int[] counter = new int[1];
+        ExecutorService pool = Executors.newFixedThreadPool(6);
+        try {
+            List<Future<?>> workers = new ArrayList<>();
+            for (int w = 0; w < 6; w++) {
+                LockClient client = lockClients.get(w % 2);
+                workers.add(pool.submit(() -> {
+                    RedisLock lock = client.getLock("counter");
+                    for (int i = 0; i < 100; i++) {
+                        lock.lock();
+                        try {
+                            maxInside.accumulateAndGet(inside.incrementAndGet(), Math::max);
+                            counter[0]++;
+                            inside.decrementAndGet();
+                        } finally {
+                            lock.unlock();
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> worker : workers) {
+                worker.get(90, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(maxInside.get()).isEqualTo(1);
+        assertThat(counter[0]).isEqualTo(600);
+    }
+
+    @Test
+    void aClusterClientGivenByTheCallerStaysOpen() {
+        RedisClusterClient own = RedisClusterClient.create(RedisURI.create(cluster.seedUri()));
+        try {
+            LockClient client = LockClient.builder().clusterClient(own).build();
+            RedisLock lock = client.getLock("own");
+            lock.lock();
+            lock.unlock();
+            client.close();
+            try (var connection = own.connect()) {
+                assertThat(connection.sync().ping()).isEqualTo("PONG");
+            }
+        } finally {
+            own.shutdown();
+        }
+    }
+}
