@@ -2,7 +2,6 @@ package io.distlock.spring;
 
 import io.distlock.core.LockClient;
 import io.distlock.core.LockTemplate;
-import io.lettuce.core.RedisURI;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -35,9 +34,7 @@ public class DistLockAutoConfiguration {
     @ConditionalOnMissingBean
     public LockClient lockClient(DistLockProperties properties, Environment environment) {
         LockPropertiesValidator.validate(properties);
-        RedisURI uri = RedisConnectionSettings.resolve(properties, environment).toRedisUri();
-        return LockClient.builder()
-                .redisUri(uri)
+        return RedisConnectionSettings.resolve(properties, environment).applyTo(LockClient.builder())
                 .keyPrefix(properties.getKeyPrefix())
                 .watchdogTimeout(properties.getWatchdog().getTimeout())
                 .commandTimeout(properties.getRedis().getTimeout())

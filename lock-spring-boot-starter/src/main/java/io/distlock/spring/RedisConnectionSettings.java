@@ -1,5 +1,6 @@
 package io.distlock.spring;
 
+import io.distlock.core.LockClient;
 import io.distlock.core.RedisUris;
 import io.lettuce.core.RedisURI;
 import org.springframework.boot.context.properties.bind.Bindable;
@@ -60,21 +61,58 @@ record RedisConnectionSettings(String prefix, String url, String host, int port,
     }
 
     /**
-     * @return the Lettuce URI for these settings
+     * Points a client builder at the Redis these settings describe: a Redis Cluster through its
+     * seed nodes, else one standalone or Sentinel-managed Redis.
+     *
+     * @param builder the builder
+     * @return the same builder
+     * @throws InvalidLockPropertyException naming the setting that cannot work
+     */
+    LockClient.Builder applyTo(LockClient.Builder builder) {
+        return isCluster() ? builder.clusterNodes(clusterUris()) : builder.redisUri(toRedisUri());
+    }
+
+    /** @return whether the settings name a Redis Cluster */
+    boolean isCluster() {
+        checkOneTarget();
+        return !clusterNodes.isEmpty();
+    }
+
+    /**
+     * @return the Lettuce URI of a standalone or Sentinel-managed Redis
      * @throws InvalidLockPropertyException naming the setting that cannot work
      */
     RedisURI toRedisUri() {
+        checkOneTarget();
+        RedisURI uri = sentinelMaster != null ? sentinelUri() : url != null ? parseUrl() : RedisURI.create(host, port);
+        return withCredentials(uri);
+    }
+
+    /**
+     * @return one URI per cluster seed node, each with the credentials and TLS setting
+     * @throws InvalidLockPropertyException naming the setting that cannot work
+     */
+    List<RedisURI> clusterUris() {
+        if (database != null && database != 0) {
+            throw new InvalidLockPropertyException(prefix + ".database", "Redis Cluster has only database 0, but "
+                    + database + " is set", "Remove the database setting when using " + prefix + ".cluster.nodes.");
+        }
+        return clusterNodes.stream()
+                .map(node -> HostAndPort.parse(prefix + ".cluster.nodes", node, 6379))
+                .map(node -> withCredentials(RedisURI.create(node.host(), node.port())))
+                .toList();
+    }
+
+    private void checkOneTarget() {
         int targets = (url != null ? 1 : 0) + (sentinelMaster != null ? 1 : 0) + (clusterNodes.isEmpty() ? 0 : 1);
         if (targets > 1) {
             throw new InvalidLockPropertyException(prefix + ".url", "more than one of " + prefix + ".url, "
                     + prefix + ".sentinel.master and " + prefix + ".cluster.nodes is set",
                     "Set only the one that describes your Redis.");
         }
-        if (!clusterNodes.isEmpty()) {
-            throw new InvalidLockPropertyException(prefix + ".cluster.nodes", "Redis Cluster is not supported by "
-                    + "this version of distlock yet", "Use a standalone or Sentinel-managed Redis for distlock.");
-        }
-        RedisURI uri = sentinelMaster != null ? sentinelUri() : url != null ? parseUrl() : RedisURI.create(host, port);
+    }
+
+    private RedisURI withCredentials(RedisURI uri) {
         if (password != null) {
             uri.setAuthentication(username, password.toCharArray());
         }

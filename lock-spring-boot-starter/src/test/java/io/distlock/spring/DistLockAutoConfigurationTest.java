@@ -4,6 +4,7 @@ import io.distlock.core.LockClient;
 import io.distlock.core.LockException;
 import io.distlock.core.LockTemplate;
 import io.distlock.core.RedisLock;
+import io.distlock.test.RedisCluster;
 import io.distlock.test.RedisExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -16,6 +17,7 @@ import org.springframework.context.annotation.Configuration;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -93,8 +95,28 @@ class DistLockAutoConfigurationTest {
                 "distlock.redis.sentinel.master=mymaster");
         assertStartupFails("distlock.redis.sentinel.nodes", "host:port",
                 "distlock.redis.sentinel.master=mymaster", "distlock.redis.sentinel.nodes=localhost:x");
-        assertStartupFails("distlock.redis.cluster.nodes", "not supported",
-                "distlock.redis.cluster.nodes=localhost:7000");
+        assertStartupFails("distlock.redis.cluster.nodes", "host:port", "distlock.redis.cluster.nodes=localhost:x");
+        assertStartupFails("distlock.redis.database", "only database 0",
+                "distlock.redis.cluster.nodes=localhost:7000", "distlock.redis.database=2");
+    }
+
+    @Test
+    void clusterNodesConnectToARedisCluster() {
+        try (RedisCluster cluster = RedisCluster.start(3)) {
+            for (String nodes : List.of("distlock.redis.cluster.nodes=" + String.join(",", cluster.hostsAndPorts()),
+                    "spring.data.redis.cluster.nodes=" + cluster.hostsAndPorts().get(1))) {
+                runner.withPropertyValues(nodes).run(context -> {
+                    assertThat(context).hasNotFailed();
+                    String result = context.getBean(LockTemplate.class).execute("order:42", null, null, () -> {
+                        long held = cluster.nodes().stream()
+                                .filter(node -> "1".equals(node.commandString("DBSIZE")))
+                                .count();
+                        return "held on " + held + " node";
+                    });
+                    assertThat(result).isEqualTo("held on 1 node");
+                });
+            }
+        }
     }
 
     @Test

@@ -60,6 +60,24 @@ class RedisConnectionSettingsTest {
     }
 
     @Test
+    void clusterNodesBecomeOneUriPerSeedWithTheCredentials() {
+        DistLockProperties properties = new DistLockProperties();
+        properties.getRedis().getCluster().setNodes(List.of("n1:7000", "n2"));
+        properties.getRedis().setUsername("app");
+        properties.getRedis().setPassword("secret");
+        properties.getRedis().setSsl(true);
+
+        RedisConnectionSettings settings = RedisConnectionSettings.resolve(properties, new MockEnvironment());
+
+        assertThat(settings.isCluster()).isTrue();
+        assertThat(settings.clusterUris()).extracting(RedisURI::getHost, RedisURI::getPort, RedisURI::isSsl)
+                .containsExactly(tuple("n1", 7000, true), tuple("n2", 6379, true));
+        assertThat(settings.clusterUris()).allSatisfy(uri -> assertThat(credentials(uri).getPassword())
+                .isEqualTo("secret".toCharArray()));
+        assertThat(settings.toString()).doesNotContain("secret");
+    }
+
+    @Test
     void sentinelSettingsBecomeASentinelUri() {
         DistLockProperties properties = new DistLockProperties();
         properties.getRedis().getSentinel().setMaster("mymaster");
