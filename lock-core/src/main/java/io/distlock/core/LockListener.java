@@ -38,7 +38,11 @@ public interface LockListener {
     }
 
     /**
-     * A hold was released ({@link LockEvent#holdCount()} 0 means the lock is free now).
+     * A hold was released ({@link LockEvent#holdCount()} 0 means the lock is free now). Also
+     * reported, with count 0, for a hold that ended in Redis without a confirmed release: an
+     * explicit lease that ran out without {@code unlock()}, or a last release Redis never
+     * confirmed and nobody retried (both noticed up to one watchdog timeout later). So every
+     * first hold ends with exactly one released or lost event.
      *
      * @param event for the last hold, {@link LockEvent#duration()} is how long it was held
      */

@@ -48,6 +48,20 @@ class LeaseTest {
     }
 
     @Test
+    void anExplicitLeaseThatRanOutIsReportedReleasedOnceForgotten() throws Exception {
+        RecordingListener events = new RecordingListener();
+        LockClient client = clients.open(redis.server(), b -> b.watchdogTimeout(WATCHDOG).listener(events));
+        RedisLock lock = client.getLock("self-expiring");
+        assertThat(lock.tryLock(0, 200, TimeUnit.MILLISECONDS)).isTrue();
+
+        awaitTrue("the ended hold is reported released", WATCHDOG.multipliedBy(10), () -> !events.released.isEmpty());
+        assertThat(events.released).singleElement().satisfies(e -> assertThat(e.holdCount()).isZero());
+        assertThat(events.lost).isEmpty();
+        assertThatThrownBy(lock::unlock).isInstanceOf(IllegalMonitorStateException.class)
+                .isNotInstanceOf(LockLostException.class);
+    }
+
+    @Test
     void watchdogKeepsTheLockWellPastItsTimeoutAndStopsAfterUnlock() {
         RecordingListener events = new RecordingListener();
         LockClient client = clients.open(redis.server(), b -> b.watchdogTimeout(WATCHDOG).listener(events));

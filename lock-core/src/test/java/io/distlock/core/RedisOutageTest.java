@@ -90,6 +90,29 @@ class RedisOutageTest {
     }
 
     /**
+     * A last release Redis never confirmed, and nobody retried, still ends with a released event
+     * (metrics would count the lock as held forever otherwise).
+     */
+    @Test
+    void anUnconfirmedLastReleaseNobodyRetriesIsReportedReleased() {
+        RecordingListener events = new RecordingListener();
+        LockClient client = clients.open(redis.server(), b -> b.commandTimeout(Duration.ofMillis(500))
+                .watchdogTimeout(Duration.ofMillis(300)).listener(events));
+        RedisLock lock = client.getLock("unconfirmed");
+        lock.lock();
+        redis.server().pause();
+        try {
+            assertThatThrownBy(lock::unlock).isInstanceOf(LockException.class);
+        } finally {
+            redis.server().resume();
+        }
+        awaitTrue("the hold is reported released", Duration.ofSeconds(10), () -> !events.released.isEmpty());
+        assertThat(events.released).singleElement().satisfies(e -> assertThat(e.holdCount()).isZero());
+        assertThat(events.lost).isEmpty();
+        assertThat(client.watchdogHoldCount()).isZero();
+    }
+
+    /**
      * Redis runs the lock script after the caller gave up on it (paused clients): the attempt is
      * undone, nobody is locked out for a lease, and trying again gives an ordinary first hold.
      */

@@ -19,6 +19,7 @@ public final class Hold {
     private volatile int count;
     private volatile boolean lost;
     private volatile boolean releaseUnconfirmed;
+    private volatile long unconfirmedSinceNanos;
 
     Hold(LockId id, LockKeys keys, String holderId, LockProtocol protocol, boolean watchdog, long leaseMillis,
          int count, int handOffs) {
@@ -119,6 +120,17 @@ public final class Hold {
     }
 
     void releaseUnconfirmed(boolean unconfirmed) {
+        if (unconfirmed && !releaseUnconfirmed) {
+            unconfirmedSinceNanos = System.nanoTime();
+        }
         this.releaseUnconfirmed = unconfirmed;
+    }
+
+    /**
+     * @return for a last hold whose release Redis never confirmed, how long ago it was sent, in
+     *         milliseconds; otherwise a negative number
+     */
+    long millisSinceUnconfirmedLastRelease() {
+        return releaseUnconfirmed && count == 1 ? (System.nanoTime() - unconfirmedSinceNanos) / 1_000_000L : -1;
     }
 }

@@ -170,9 +170,11 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
         if (previous != null) {
             watchdog.unwatch(previous);
             if (!previous.releaseUnconfirmed()) {
-                // Not released by us, yet gone: its lease was lost. (An unconfirmed release that
-                // did happen is simply done.)
+                // Not released by us, yet gone: its lease was lost.
                 reportLost(previous);
+            } else if (!previous.lost()) {
+                // An unconfirmed release that did happen is simply done.
+                events.released(previous, 0);
             }
         }
         if (watchdogued) {
@@ -237,14 +239,20 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
     }
 
     /**
-     * Forgets explicit-lease holds that were never released and whose lease ended more than one
-     * watchdog timeout ago ({@code lock(10, SECONDS)} used as a self-expiring lock). Until then a
-     * late {@code unlock()} still reports the loss; after that it finds nothing held.
+     * Forgets holds that ended in Redis without a confirmed release, and reports them released:
+     * explicit-lease holds never unlocked whose lease ended more than one watchdog timeout ago
+     * ({@code lock(10, SECONDS)} used as a self-expiring lock; until then a late {@code unlock()}
+     * still reports the loss, after that it finds nothing held), and last holds whose release was
+     * sent but never confirmed nor retried (no longer renewed, so gone after one lease).
      */
     private void forgetExpiredHolds() {
         for (Hold hold : holds.values()) {
-            if (hold.millisSinceLeaseEnded() > watchdogLeaseMillis) {
+            if (hold.millisSinceLeaseEnded() > watchdogLeaseMillis
+                    || hold.millisSinceUnconfirmedLastRelease() > watchdogLeaseMillis) {
                 forget(hold);
+                if (!hold.lost()) {
+                    events.released(hold, 0);
+                }
             }
         }
     }
