@@ -9,8 +9,9 @@ import java.util.concurrent.CompletionStage;
 /**
  * Methods returning {@code CompletionStage}/{@code CompletableFuture}: the locks are acquired on
  * the calling thread before the method runs and released when the returned stage completes,
- * from whichever thread completes it. The caller's stage completes after the release, with the
- * method's outcome (or the release failure, such as a lost lease, if the method succeeded).
+ * from whichever thread completes it. The caller's stage completes after the release, on the
+ * common fork-join pool, with the method's outcome (or the release failure, such as a lost lease,
+ * if the method succeeded).
  * Lock failures come back as a failed stage; a skipped call returns a stage completed with null.
  */
 final class CompletionStageReturn implements ReturnStrategy {
@@ -43,7 +44,9 @@ final class CompletionStageReturn implements ReturnStrategy {
             return null;
         }
         CompletableFuture<Object> result = new CompletableFuture<>();
-        stage.whenComplete((value, error) -> call.releaseAsync().whenComplete((ignored, releaseFailure) -> {
+        // Completed through the common pool: the release answer arrives on Redis's I/O thread,
+        // where the caller's callbacks must not run (a blocking one would stall all Redis I/O).
+        stage.whenComplete((value, error) -> call.releaseAsync().whenCompleteAsync((ignored, releaseFailure) -> {
             if (error != null) {
                 Throwable cause = error instanceof CompletionException && error.getCause() != null
                         ? error.getCause() : error;

@@ -12,6 +12,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The locks of one call of a {@link DistributedLock} method, all under one holder id: acquired
@@ -27,6 +28,7 @@ final class LockedCall {
     private final LockClient client;
     private final List<RedisLock> locks;
     private final String holderId;
+    private final AtomicReference<CompletableFuture<Void>> release = new AtomicReference<>();
 
     /**
      * @param method   what the annotation asks for
@@ -77,11 +79,11 @@ final class LockedCall {
         try {
             return acquiring.get(method.waitTime().toMillis() + answerLimitMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
-            acquiring.cancel(false);
+            abandon(acquiring);
             Thread.currentThread().interrupt();
             throw new LockAcquisitionException("Interrupted while waiting for " + describe(), e);
         } catch (TimeoutException e) {
-            acquiring.cancel(false);
+            abandon(acquiring);
             throw new LockException("No answer from Redis while acquiring " + describe()
                     + "; check that Redis is running and reachable");
         } catch (ExecutionException e) {
@@ -98,6 +100,21 @@ final class LockedCall {
         Acquiring acquiring = new Acquiring(System.nanoTime() + method.waitTime().toNanos());
         acquiring.next(0);
         return acquiring.outcome;
+    }
+
+    /**
+     * The caller stops waiting for {@link #acquireAsync()}: cancels it, or, if it acquired
+     * everything just before, gives the locks back.
+     *
+     * @param acquiring what {@link #acquireAsync()} returned
+     */
+    void abandon(CompletableFuture<Boolean> acquiring) {
+        acquiring.cancel(false);
+        acquiring.thenAccept(acquired -> {
+            if (acquired) {
+                releaseAsync();
+            }
+        });
     }
 
     /**
@@ -138,9 +155,25 @@ final class LockedCall {
         }
     }
 
-    /** @return completes once every lock was released, failing with the first release failure */
+    /**
+     * Releases every lock, once: later calls return the first call's future, so every path that
+     * may end the call (completion, error, cancel, a dropped value) can simply ask for it.
+     *
+     * @return completes once every lock was released, failing with the first release failure
+     */
     CompletableFuture<Void> releaseAsync() {
-        return releaseFirst(locks.size());
+        CompletableFuture<Void> mine = new CompletableFuture<>();
+        if (!release.compareAndSet(null, mine)) {
+            return release.get();
+        }
+        releaseFirst(locks.size()).whenComplete((ok, error) -> {
+            if (error != null) {
+                mine.completeExceptionally(error);
+            } else {
+                mine.complete(null);
+            }
+        });
+        return mine;
     }
 
     /** @return the failure to report when the locks were not acquired in time */
@@ -155,7 +188,7 @@ final class LockedCall {
         Throwable[] first = new Throwable[1];
         for (int i = count - 1; i >= 0; i--) {
             RedisLock lock = locks.get(i);
-            chain = chain.thenCompose(ignored -> lock.unlockAsync(holderId).handle((ok, error) -> {
+            chain = chain.thenCompose(ignored -> unlockRetryingOnce(lock).handle((ok, error) -> {
                 if (error != null) {
                     Throwable cause = unwrap(error);
                     if (first[0] == null) {
@@ -169,6 +202,27 @@ final class LockedCall {
         }
         return chain.thenCompose(ignored -> first[0] == null ? CompletableFuture.<Void>completedFuture(null)
                 : CompletableFuture.<Void>failedFuture(first[0]));
+    }
+
+    /**
+     * Releases one lock; an unconfirmed release (Redis failed to answer) is sent once more, which
+     * the engine makes safe: it never releases twice.
+     */
+    private CompletableFuture<Void> unlockRetryingOnce(RedisLock lock) {
+        return unlock(lock).exceptionallyCompose(error -> isUnconfirmed(unwrap(error)) ? unlock(lock)
+                : CompletableFuture.failedFuture(error));
+    }
+
+    private CompletableFuture<Void> unlock(RedisLock lock) {
+        try {
+            return lock.unlockAsync(holderId);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e); // e.g. the client was closed
+        }
+    }
+
+    private static boolean isUnconfirmed(Throwable error) {
+        return error instanceof LockException;
     }
 
     private long answerLimitMillis() {
@@ -226,8 +280,14 @@ final class LockedCall {
             }
             long remainingMillis = Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime()));
             long leaseMillis = method.leaseTime() == null ? 0 : method.leaseTime().toMillis();
-            CompletableFuture<Boolean> attempt = locks.get(index)
-                    .tryLockAsync(remainingMillis, leaseMillis, TimeUnit.MILLISECONDS, holderId);
+            CompletableFuture<Boolean> attempt;
+            try {
+                attempt = locks.get(index).tryLockAsync(remainingMillis, leaseMillis, TimeUnit.MILLISECONDS, holderId);
+            } catch (RuntimeException e) {
+                // e.g. the client was closed meanwhile: nothing was sent for this lock
+                releaseFirst(index).whenComplete((ok, ignored) -> outcome.completeExceptionally(e));
+                return;
+            }
             step = attempt;
             if (outcome.isCancelled()) {
                 attempt.cancel(false);

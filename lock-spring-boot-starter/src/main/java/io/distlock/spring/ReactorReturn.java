@@ -5,14 +5,18 @@ import org.springframework.aop.ProxyMethodInvocation;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 
 /**
  * Methods returning Reactor's {@code Mono} or {@code Flux}: nothing happens at call time; each
  * subscription acquires the locks without blocking (under a holder id of its own), then runs the
- * method and subscribes to its result, and releases the locks when that result completes, fails
- * or is cancelled. Not acquiring in time signals {@link io.distlock.core.LockAcquisitionException},
- * or completes empty with {@link OnFailure#SKIP}. Only loaded when the method returns a Reactor
+ * method on Reactor's bounded-elastic scheduler and subscribes to its result, and releases the
+ * locks when that result completes, fails or is cancelled. Not acquiring in time signals
+ * {@link io.distlock.core.LockAcquisitionException}, or completes empty with {@link OnFailure#SKIP}. Only loaded when the method returns a Reactor
  * type, so applications without Reactor never touch it.
  */
 final class ReactorReturn implements ReturnStrategy {
@@ -28,16 +32,64 @@ final class ReactorReturn implements ReturnStrategy {
     public Object invoke(MethodInvocation invocation, LockedCall call) {
         Flux<Object> locked = Flux.defer(() -> {
             LockedCall subscription = call.forNewOperation();
-            return Flux.usingWhen(
-                    Mono.fromFuture(subscription::acquireAsync).flatMap(acquired -> acquired ? Mono.just(subscription)
-                            : subscription.method().onFailure() == OnFailure.SKIP ? Mono.empty()
-                            : Mono.error(subscription.notAcquired())),
-                    held -> Flux.from(run(invocation, held)),
-                    held -> Mono.fromFuture(held::releaseAsync),
-                    (held, error) -> Mono.fromFuture(held::releaseAsync),
-                    held -> Mono.fromFuture(held::releaseAsync));
+            return acquire(subscription).flatMapMany(held -> runHolding(invocation, held));
         });
         return mono ? locked.singleOrEmpty() : locked;
+    }
+
+    /**
+     * Runs the method and passes its signals on; on completion or error the locks are released
+     * before the signal goes downstream (so the next subscriber finds them free), on cancel at
+     * once. A release failure after success (a lost lease) becomes the error.
+     */
+    private static Flux<Object> runHolding(MethodInvocation invocation, LockedCall held) {
+        return Flux.<Object>from(run(invocation, held))
+                .onErrorResume(error -> release(held)
+                        .onErrorResume(releaseFailure -> {
+                            error.addSuppressed(releaseFailure);
+                            return Mono.empty();
+                        })
+                        .then(Mono.error(error)))
+                .concatWith(release(held).then(Mono.empty()))
+                .doOnCancel(held::releaseAsync);
+    }
+
+    private static Mono<Void> release(LockedCall held) {
+        return Mono.fromFuture(held::releaseAsync, true);
+    }
+
+    /**
+     * Emits the call once its locks are held, on a thread that may block (never Redis's I/O
+     * thread: the method body and {@link LockContext} calls run there). Whoever ends first owns
+     * the locks: a cancel before the hand-over gives them back, a value dropped on the way is
+     * released too, and a value handed over belongs to {@code usingWhen}.
+     */
+    private static Mono<LockedCall> acquire(LockedCall subscription) {
+        return Mono.<LockedCall>create(sink -> {
+                    CompletableFuture<Boolean> acquiring = subscription.acquireAsync();
+                    AtomicBoolean decided = new AtomicBoolean();
+                    sink.onCancel(() -> {
+                        if (decided.compareAndSet(false, true)) {
+                            subscription.abandon(acquiring);
+                        }
+                    });
+                    acquiring.whenComplete((acquired, error) -> {
+                        if (!decided.compareAndSet(false, true)) {
+                            return; // cancelled: abandon() gives back what was acquired
+                        }
+                        if (error != null) {
+                            sink.error(error);
+                        } else if (acquired) {
+                            sink.success(subscription);
+                        } else if (subscription.method().onFailure() == OnFailure.SKIP) {
+                            sink.success();
+                        } else {
+                            sink.error(subscription.notAcquired());
+                        }
+                    });
+                })
+                .publishOn(Schedulers.boundedElastic())
+                .doOnDiscard(LockedCall.class, LockedCall::releaseAsync);
     }
 
     /** Runs the method for one subscription (a clone of the invocation when it may run again). */

@@ -68,6 +68,12 @@ class ResultTypesTest {
             return result;
         }
 
+        @DistributedLock(key = "#id")
+        public Mono<String> where(String id) {
+            Duration lease = LockContext.current().remainingLease();  // blocks: must not be on Redis's I/O thread
+            return Mono.just(Thread.currentThread().getName() + " lease>0=" + !lease.isZero());
+        }
+
         @DistributedLock(key = "#id", waitTime = "100ms", onFailure = OnFailure.SKIP)
         public Flux<Integer> flux(String id, Flux<Integer> result) {
             runs.incrementAndGet();
@@ -105,6 +111,19 @@ class ResultTypesTest {
             new Thread(() -> work.complete("done")).start();
             assertThat(returned.get(10, TimeUnit.SECONDS)).isEqualTo("done");
             assertThat(locked("Jobs.start:f1")).as("released before the caller's stage completed").isFalse();
+        });
+    }
+
+    @Test
+    void noUserCodeRunsOnRedisIoThreads() {
+        runner.run(context -> {
+            Jobs jobs = context.getBean(Jobs.class);
+            assertThat(jobs.where("t").block(PATIENCE)).doesNotContain("lettuce").endsWith("lease>0=true");
+
+            CompletableFuture<String> work = new CompletableFuture<>();
+            CompletableFuture<String> callback = jobs.start("t", work).thenApply(v -> Thread.currentThread().getName());
+            work.complete("done");
+            assertThat(callback.get(10, TimeUnit.SECONDS)).doesNotContain("lettuce");
         });
     }
 

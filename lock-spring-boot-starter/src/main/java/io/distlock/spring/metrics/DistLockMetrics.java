@@ -12,6 +12,7 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -30,8 +31,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public class DistLockMetrics implements MeterBinder, LockListener {
 
+    private static final System.Logger LOG = System.getLogger(DistLockMetrics.class.getName());
+
     private final LockClient client;
     private final Map<MeterKey, LockMeters> meters = new ConcurrentHashMap<>();
+    private final AtomicBoolean bound = new AtomicBoolean();
     private volatile MeterRegistry registry;
 
     /** @param client the client whose locks are measured */
@@ -39,8 +43,18 @@ public class DistLockMetrics implements MeterBinder, LockListener {
         this.client = client;
     }
 
+    /**
+     * Registers the meters with a registry and starts listening to the client. Binds once (a
+     * second call is logged and ignored, so events are never counted twice): to publish to several
+     * registries, bind a {@code CompositeMeterRegistry}, as Spring Boot does.
+     */
     @Override
     public void bindTo(MeterRegistry registry) {
+        if (!bound.compareAndSet(false, true)) {
+            LOG.log(System.Logger.Level.WARNING, "DistLockMetrics is already bound to a registry; ignoring " + registry
+                    + " (bind a CompositeMeterRegistry to publish to several)");
+            return;
+        }
         this.registry = registry;
         Gauge.builder("distlock.watchdog.locks", client, LockClient::watchdogHoldCount)
                 .description("Holds whose lease the watchdog keeps renewing")

@@ -156,6 +156,16 @@ class DistLockMetricsTest {
     }
 
     @Test
+    void bindingTwiceNeverCountsTwice() {
+        runner.run(context -> {
+            MeterRegistry registry = context.getBean(MeterRegistry.class);
+            context.getBean(DistLockMetrics.class).bindTo(registry);
+            assertThat(context.getBean(Payments.class).quick("2")).isEqualTo("2");
+            assertThat(acquire(registry, "acquired").count()).isEqualTo(1);
+        });
+    }
+
+    @Test
     void redisFailuresAreCountedAsErrors() {
         runner.run(context -> {
             MeterRegistry registry = context.getBean(MeterRegistry.class);
