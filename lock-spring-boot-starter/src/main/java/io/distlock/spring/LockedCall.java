@@ -103,8 +103,8 @@ final class LockedCall {
     }
 
     /**
-     * The caller stops waiting for {@link #acquireAsync()}: cancels it, or, if it acquired
-     * everything just before, gives the locks back.
+     * The caller is done with {@link #acquireAsync()}, whatever happened: cancels it if still
+     * running, or, if it acquired everything, releases the locks (a no-op if already released).
      *
      * @param acquiring what {@link #acquireAsync()} returned
      */

@@ -8,7 +8,6 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 
 /**
@@ -32,15 +31,23 @@ final class ReactorReturn implements ReturnStrategy {
     public Object invoke(MethodInvocation invocation, LockedCall call) {
         Flux<Object> locked = Flux.defer(() -> {
             LockedCall subscription = call.forNewOperation();
-            return acquire(subscription).flatMapMany(held -> runHolding(invocation, held));
+            CompletableFuture<Boolean> acquiring = subscription.acquireAsync();
+            return Mono.fromFuture(acquiring, true)
+                    .publishOn(Schedulers.boundedElastic())
+                    .flatMapMany(acquired -> acquired ? runHolding(invocation, subscription)
+                            : subscription.method().onFailure() == OnFailure.SKIP ? Flux.empty()
+                            : Flux.error(subscription.notAcquired()))
+                    // Whatever ends the subscription, wherever a signal was dropped: a running
+                    // acquisition is cancelled, acquired locks are released (once).
+                    .doFinally(signal -> subscription.abandon(acquiring));
         });
         return mono ? locked.singleOrEmpty() : locked;
     }
 
     /**
      * Runs the method and passes its signals on; on completion or error the locks are released
-     * before the signal goes downstream (so the next subscriber finds them free), on cancel at
-     * once. A release failure after success (a lost lease) becomes the error.
+     * before the signal goes downstream, so the next subscriber finds them free. A release
+     * failure after success (a lost lease) becomes the error.
      */
     private static Flux<Object> runHolding(MethodInvocation invocation, LockedCall held) {
         return Flux.<Object>from(run(invocation, held))
@@ -50,46 +57,11 @@ final class ReactorReturn implements ReturnStrategy {
                             return Mono.empty();
                         })
                         .then(Mono.error(error)))
-                .concatWith(release(held).then(Mono.empty()))
-                .doOnCancel(held::releaseAsync);
+                .concatWith(release(held).then(Mono.empty()));
     }
 
     private static Mono<Void> release(LockedCall held) {
         return Mono.fromFuture(held::releaseAsync, true);
-    }
-
-    /**
-     * Emits the call once its locks are held, on a thread that may block (never Redis's I/O
-     * thread: the method body and {@link LockContext} calls run there). Whoever ends first owns
-     * the locks: a cancel before the hand-over gives them back, a value dropped on the way is
-     * released too, and a value handed over belongs to {@code usingWhen}.
-     */
-    private static Mono<LockedCall> acquire(LockedCall subscription) {
-        return Mono.<LockedCall>create(sink -> {
-                    CompletableFuture<Boolean> acquiring = subscription.acquireAsync();
-                    AtomicBoolean decided = new AtomicBoolean();
-                    sink.onCancel(() -> {
-                        if (decided.compareAndSet(false, true)) {
-                            subscription.abandon(acquiring);
-                        }
-                    });
-                    acquiring.whenComplete((acquired, error) -> {
-                        if (!decided.compareAndSet(false, true)) {
-                            return; // cancelled: abandon() gives back what was acquired
-                        }
-                        if (error != null) {
-                            sink.error(error);
-                        } else if (acquired) {
-                            sink.success(subscription);
-                        } else if (subscription.method().onFailure() == OnFailure.SKIP) {
-                            sink.success();
-                        } else {
-                            sink.error(subscription.notAcquired());
-                        }
-                    });
-                })
-                .publishOn(Schedulers.boundedElastic())
-                .doOnDiscard(LockedCall.class, LockedCall::releaseAsync);
     }
 
     /** Runs the method for one subscription (a clone of the invocation when it may run again). */

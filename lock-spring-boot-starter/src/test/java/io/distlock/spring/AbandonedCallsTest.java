@@ -96,7 +96,7 @@ class AbandonedCallsTest {
                 LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(600_000));
                 subscription.dispose();
             }
-            awaitNoLockHeld();
+            awaitNoLockHeld("forever");
         });
     }
 
