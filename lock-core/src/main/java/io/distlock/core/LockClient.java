@@ -5,6 +5,7 @@ import io.distlock.core.engine.LockId;
 import io.distlock.core.engine.LockEvents;
 import io.distlock.core.engine.RedisConnections;
 import io.distlock.core.engine.RedisFailures;
+import io.distlock.core.engine.ScriptedFencedLock;
 import io.distlock.core.engine.ScriptedLock;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
@@ -141,6 +142,18 @@ public final class LockClient implements AutoCloseable {
     /** @return how long one Redis command may take before it fails */
     public Duration commandTimeout() {
         return Duration.ofMillis(engine.commandTimeoutMillis());
+    }
+
+    /**
+     * @param name the lock's name, e.g. {@code "ledger:1"}; any non-blank text
+     * @return the fenced lock of that name: reentrant, and every acquisition gets a token that
+     *         increases strictly across all clients (see {@link FencedLock})
+     * @throws NullPointerException     if name is null
+     * @throws IllegalArgumentException if name is blank
+     * @throws IllegalStateException    if the client is closed
+     */
+    public FencedLock getFencedLock(String name) {
+        return new ScriptedFencedLock(engine, LockId.of(checkName(name)), engine.fenced());
     }
 
     /** @param listener receives lock events from now on */

@@ -267,8 +267,7 @@ final class Acquisition {
             protocol.release(keys, holderId, attempt.holdCount());
             return;
         }
-        Hold hold = engine.acquired(id, keys, holderId, protocol, watchdogued, leaseMillis, attempt.holdCount(),
-                handOffs);
+        Hold hold = engine.acquired(id, keys, holderId, protocol, watchdogued, leaseMillis, attempt, handOffs);
         engine.events().acquired(hold, startNanos, waited());
         outcome.complete(hold);
     }

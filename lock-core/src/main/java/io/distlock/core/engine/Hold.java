@@ -16,13 +16,14 @@ public final class Hold {
     private final long leaseMillis;
     private final long acquiredNanos;
     private final int handOffs;
+    private final long token;
     private volatile int count;
     private volatile boolean lost;
     private volatile boolean releaseUnconfirmed;
     private volatile long unconfirmedSinceNanos;
 
     Hold(LockId id, LockKeys keys, String holderId, LockProtocol protocol, boolean watchdog, long leaseMillis,
-         int count, int handOffs) {
+         int count, long token, int handOffs) {
         this.id = id;
         this.keys = keys;
         this.holderId = holderId;
@@ -31,6 +32,7 @@ public final class Hold {
         this.leaseMillis = leaseMillis;
         this.count = count;
         this.handOffs = handOffs;
+        this.token = token;
         this.acquiredNanos = System.nanoTime();
     }
 
@@ -94,6 +96,11 @@ public final class Hold {
     /** @return how many hand-offs in a row, between holders of this client, led to this hold (0: none) */
     public int handOffs() {
         return handOffs;
+    }
+
+    /** @return the fencing token of this hold (the same for its re-entries); 0 for locks without tokens */
+    public long token() {
+        return token;
     }
 
     /** @return the hold count as last confirmed by Redis */

@@ -35,6 +35,7 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
     private final LockEvents events;
     private final LeaseWatchdog watchdog;
     private final ReentrantProtocol reentrant;
+    private final ReentrantProtocol fenced;
     private final ConcurrentHashMap<HoldId, Hold> holds = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
     /** Per lock key, this client's hold of a lock that has one holder at a time (hand-off locks). */
@@ -66,7 +67,9 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
                 this);
         scheduler.scheduleWithFixedDelay(this::forgetExpiredHolds, watchdogLeaseMillis, watchdogLeaseMillis,
                 TimeUnit.MILLISECONDS);
-        this.reentrant = new ReentrantProtocol(new ScriptExecutor(commands), connections.publishCommand());
+        ScriptExecutor scripts = new ScriptExecutor(commands);
+        this.reentrant = new ReentrantProtocol(scripts, connections.publishCommand(), false);
+        this.fenced = new ReentrantProtocol(scripts, connections.publishCommand(), true);
     }
 
     /** @return the client's unique id */
@@ -85,6 +88,11 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
     /** @return the protocol of reentrant locks */
     public ReentrantProtocol reentrant() {
         return reentrant;
+    }
+
+    /** @return the protocol of fenced locks */
+    public ReentrantProtocol fenced() {
+        return fenced;
     }
 
     /** @return async commands of the shared connection (routed by key slot on a cluster) */
@@ -146,12 +154,13 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
      * @param protocol    the kind of lock
      * @param watchdogued whether the watchdog keeps the lease alive
      * @param leaseMillis the lease set by this acquisition
-     * @param count       the hold count Redis returned
+     * @param attempt     what Redis answered: the hold count and, for fenced locks, the token
      * @param handOffs    hand-offs in a row that led to this hold (0 if acquired from Redis)
      * @return the hold
      */
     Hold acquired(LockId id, LockKeys keys, String holderId, LockProtocol protocol, boolean watchdogued,
-                  long leaseMillis, int count, int handOffs) {
+                  long leaseMillis, Attempt attempt, int handOffs) {
+        int count = attempt.holdCount();
         HoldId holdId = new HoldId(keys.lockKey(), holderId);
         Hold previous = holds.get(holdId);
         if (previous != null && count > 1) {
@@ -162,7 +171,7 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
             }
             return previous;
         }
-        Hold hold = new Hold(id, keys, holderId, protocol, watchdogued, leaseMillis, count, handOffs);
+        Hold hold = new Hold(id, keys, holderId, protocol, watchdogued, leaseMillis, count, attempt.token(), handOffs);
         holds.put(holdId, hold);
         if (protocol.canHandOff()) {
             exclusiveHolds.put(keys.lockKey(), hold);

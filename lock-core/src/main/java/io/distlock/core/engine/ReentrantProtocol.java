@@ -8,8 +8,9 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The reentrant lock in Redis: a hash per lock whose field is the holder id and whose value is
- * the hold count; the hash's TTL is the lease. See {@code lock.lua}, {@code unlock.lua},
+ * The reentrant lock in Redis, and its fenced variant: a hash per lock whose field is the holder
+ * id and whose value is the hold count; the hash's TTL is the lease. A fenced lock also keeps a
+ * counter whose next value every new hold takes as its token. See {@code lock.lua}, {@code unlock.lua},
  * {@code hand_off.lua}, {@code renew.lua} and {@code force_unlock.lua}.
  */
 public final class ReentrantProtocol implements LockProtocol {
@@ -17,29 +18,38 @@ public final class ReentrantProtocol implements LockProtocol {
     /** Published on the lock's channel when it becomes free. */
     private static final String UNLOCK_MESSAGE = "0";
 
+    /** Suffix of a fenced lock's counter key. */
+    static final String FENCE = "fence";
+
     private final ScriptExecutor scripts;
     private final String publishCommand;
+    private final boolean fenced;
 
     /**
      * @param scripts        runs the lock scripts
      * @param publishCommand how scripts wake waiters: {@code publish}, or {@code spublish} (sharded)
+     * @param fenced         whether every new hold takes a fencing token from the lock's counter
+     *                       ({@code <lockKey>:fence}); fenced locks are not handed off, so every
+     *                       hold goes through the counter
      */
-    public ReentrantProtocol(ScriptExecutor scripts, String publishCommand) {
+    public ReentrantProtocol(ScriptExecutor scripts, String publishCommand, boolean fenced) {
         this.scripts = scripts;
         this.publishCommand = publishCommand;
+        this.fenced = fenced;
     }
 
     @Override
     public String type() {
-        return "reentrant";
+        return fenced ? "fenced" : "reentrant";
     }
 
     @Override
     public CompletableFuture<Attempt> tryAcquire(LockKeys keys, String holderId, long leaseMillis, int knownCount) {
-        CompletableFuture<List<Long>> reply = scripts.run(Scripts.LOCK, ScriptOutputType.MULTI,
-                new String[] {keys.lockKey()}, Long.toString(leaseMillis), holderId, Integer.toString(knownCount));
+        String[] lockKeys = fenced ? new String[] {keys.lockKey(), keys.derived(FENCE)} : new String[] {keys.lockKey()};
+        CompletableFuture<List<Long>> reply = scripts.run(Scripts.LOCK, ScriptOutputType.MULTI, lockKeys,
+                Long.toString(leaseMillis), holderId, Integer.toString(knownCount));
         return reply.thenApply(r -> r.get(0) == 1L
-                ? Attempt.acquired(r.get(1).intValue())
+                ? Attempt.acquired(r.get(1).intValue(), r.get(2))
                 : Attempt.busy(r.get(1)));
     }
 
@@ -64,7 +74,7 @@ public final class ReentrantProtocol implements LockProtocol {
 
     @Override
     public boolean canHandOff() {
-        return true;
+        return !fenced;
     }
 
     @Override

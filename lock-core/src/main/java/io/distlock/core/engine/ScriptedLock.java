@@ -55,6 +55,11 @@ public class ScriptedLock implements RedisLock {
         return keys;
     }
 
+    /** @return the client's engine */
+    protected LockEngine engine() {
+        return engine;
+    }
+
     @Override
     public void lock() {
         acquireUninterruptibly(-1);
