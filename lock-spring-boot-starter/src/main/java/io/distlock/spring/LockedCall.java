@@ -3,6 +3,7 @@ package io.distlock.spring;
 import io.distlock.core.LockAcquisitionException;
 import io.distlock.core.LockClient;
 import io.distlock.core.LockException;
+import io.distlock.core.MultiLock;
 import io.distlock.core.RedisLock;
 
 import java.util.List;
@@ -15,10 +16,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The locks of one call of a {@link DistributedLock} method, all under one holder id: acquired
- * in their (sorted) order within one wait time, all or nothing, and released in reverse order.
- * The async forms never block, so they serve Reactor and futures; the blocking forms wait on
- * them with a limit, so a lost answer cannot hang a thread.
+ * The locks of one call of a {@link DistributedLock} method, all under one holder id, as one
+ * {@link MultiLock}: acquired in their (sorted) order within one wait time, all or nothing, and
+ * released in reverse order, once. The async forms never block, so they serve Reactor and
+ * futures; the blocking forms wait on them with a limit, so a lost answer cannot hang a thread.
  */
 final class LockedCall {
 
@@ -27,6 +28,7 @@ final class LockedCall {
     private final LockedMethod method;
     private final LockClient client;
     private final List<RedisLock> locks;
+    private final MultiLock all;
     private final String holderId;
     private final AtomicReference<CompletableFuture<Void>> release = new AtomicReference<>();
 
@@ -40,6 +42,7 @@ final class LockedCall {
         this.method = method;
         this.client = client;
         this.locks = names.stream().map(name -> client.getLock(name, method.name())).toList();
+        this.all = new MultiLock(locks);
         this.holderId = holderId;
     }
 
@@ -97,9 +100,8 @@ final class LockedCall {
      * @return {@code true} once all are held, {@code false} if the wait time passed (none held)
      */
     CompletableFuture<Boolean> acquireAsync() {
-        Acquiring acquiring = new Acquiring(System.nanoTime() + method.waitTime().toNanos());
-        acquiring.next(0);
-        return acquiring.outcome;
+        long leaseMillis = method.leaseTime() == null ? 0 : method.leaseTime().toMillis();
+        return all.tryLockAsync(method.waitTime().toMillis(), leaseMillis, TimeUnit.MILLISECONDS, holderId);
     }
 
     /**
@@ -166,7 +168,7 @@ final class LockedCall {
         if (!release.compareAndSet(null, mine)) {
             return release.get();
         }
-        releaseFirst(locks.size()).whenComplete((ok, error) -> {
+        all.unlockAsync(holderId).whenComplete((ok, error) -> {
             if (error != null) {
                 mine.completeExceptionally(error);
             } else {
@@ -180,49 +182,6 @@ final class LockedCall {
     LockAcquisitionException notAcquired() {
         return new LockAcquisitionException("Could not acquire " + describe() + " within "
                 + method.waitTime().toMillis() + " ms: another holder has it");
-    }
-
-    /** Releases locks {@code count-1 .. 0}, every one even if some fail. */
-    private CompletableFuture<Void> releaseFirst(int count) {
-        CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
-        Throwable[] first = new Throwable[1];
-        for (int i = count - 1; i >= 0; i--) {
-            RedisLock lock = locks.get(i);
-            chain = chain.thenCompose(ignored -> unlockRetryingOnce(lock).handle((ok, error) -> {
-                if (error != null) {
-                    Throwable cause = unwrap(error);
-                    if (first[0] == null) {
-                        first[0] = cause;
-                    } else {
-                        first[0].addSuppressed(cause);
-                    }
-                }
-                return null;
-            }));
-        }
-        return chain.thenCompose(ignored -> first[0] == null ? CompletableFuture.<Void>completedFuture(null)
-                : CompletableFuture.<Void>failedFuture(first[0]));
-    }
-
-    /**
-     * Releases one lock; an unconfirmed release (Redis failed to answer) is sent once more, which
-     * the engine makes safe: it never releases twice.
-     */
-    private CompletableFuture<Void> unlockRetryingOnce(RedisLock lock) {
-        return unlock(lock).exceptionallyCompose(error -> isUnconfirmed(unwrap(error)) ? unlock(lock)
-                : CompletableFuture.failedFuture(error));
-    }
-
-    private CompletableFuture<Void> unlock(RedisLock lock) {
-        try {
-            return lock.unlockAsync(holderId);
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e); // e.g. the client was closed
-        }
-    }
-
-    private static boolean isUnconfirmed(Throwable error) {
-        return error instanceof LockException;
     }
 
     private long answerLimitMillis() {
@@ -247,60 +206,5 @@ final class LockedCall {
         Throwable cause = unwrap(error);
         return cause instanceof RuntimeException runtime ? runtime
                 : new LockException("Lock operation failed: " + cause, cause);
-    }
-
-    /** One run of acquiring the locks in order; the outcome may be cancelled by the caller at any time. */
-    private final class Acquiring {
-
-        final CompletableFuture<Boolean> outcome = new CompletableFuture<>();
-        private final long deadlineNanos;
-        private volatile CompletableFuture<Boolean> step;
-
-        Acquiring(long deadlineNanos) {
-            this.deadlineNanos = deadlineNanos;
-            outcome.whenComplete((ok, error) -> {
-                CompletableFuture<Boolean> current = step;
-                if (outcome.isCancelled() && current != null) {
-                    current.cancel(false); // the engine gives back a hold that still arrives
-                }
-            });
-        }
-
-        /** Locks {@code 0 .. index-1} are held; takes the next one, or finishes. */
-        void next(int index) {
-            if (outcome.isDone()) {
-                releaseFirst(index); // cancelled meanwhile
-                return;
-            }
-            if (index == locks.size()) {
-                if (!outcome.complete(true)) {
-                    releaseFirst(index);
-                }
-                return;
-            }
-            long remainingMillis = Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime()));
-            long leaseMillis = method.leaseTime() == null ? 0 : method.leaseTime().toMillis();
-            CompletableFuture<Boolean> attempt;
-            try {
-                attempt = locks.get(index).tryLockAsync(remainingMillis, leaseMillis, TimeUnit.MILLISECONDS, holderId);
-            } catch (RuntimeException e) {
-                // e.g. the client was closed meanwhile: nothing was sent for this lock
-                releaseFirst(index).whenComplete((ok, ignored) -> outcome.completeExceptionally(e));
-                return;
-            }
-            step = attempt;
-            if (outcome.isCancelled()) {
-                attempt.cancel(false);
-            }
-            attempt.whenComplete((acquired, error) -> {
-                if (error != null) {
-                    releaseFirst(index).whenComplete((ok, ignored) -> outcome.completeExceptionally(unwrap(error)));
-                } else if (!acquired) {
-                    releaseFirst(index).whenComplete((ok, ignored) -> outcome.complete(false));
-                } else {
-                    next(index + 1);
-                }
-            });
-        }
     }
 }
