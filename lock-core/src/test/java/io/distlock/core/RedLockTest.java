@@ -1,0 +1,101 @@
+package io.distlock.core;
+
+import io.distlock.test.RedisExtension;
+import io.distlock.test.RedisServer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Redlock over three independent redis-server processes, with masters stopped on purpose. */
+@Timeout(60)
+class RedLockTest {
+
+    @RegisterExtension
+    static RedisExtension redis = RedisExtension.nodes(3);
+
+    @RegisterExtension
+    final TestClients clients = new TestClients();
+
+    private RedLock redLock(String name) {
+        return new RedLock(redis.servers().stream().map(server -> clients.open(server).getLock(name))
+                .toArray(RedisLock[]::new));
+    }
+
+    private static long keysOn(RedisServer server, String name) {
+        return Long.parseLong(server.commandString("EXISTS", "distlock:{" + name + "}"));
+    }
+
+    @Test
+    void aMajorityGrantsItAndEveryMasterIsReleased() throws Exception {
+        RedLock lock = redLock("job");
+        assertThat(lock.quorum()).isEqualTo(2);
+        assertThat(lock.tryLock(2, 10, TimeUnit.SECONDS)).isTrue();
+        assertThat(redis.servers()).allSatisfy(server -> assertThat(keysOn(server, "job")).isEqualTo(1));
+        assertThat(lock.isHeldByCurrentThread()).isTrue();
+        assertThat(lock.remainingTimeToLive()).isBetween(1L, 10_000L);
+
+        RedLock rival = redLock("job");
+        assertThat(CompletableFuture.supplyAsync(() -> {
+            try {
+                return rival.tryLock(300, 10_000, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        }).get(10, TimeUnit.SECONDS)).as("a rival in other clients is refused").isFalse();
+
+        lock.unlock();
+        assertThat(redis.servers()).allSatisfy(server -> assertThat(keysOn(server, "job")).isZero());
+        assertThatThrownBy(lock::unlock).isInstanceOf(IllegalMonitorStateException.class);
+    }
+
+    @Test
+    void oneMasterDownStillLeavesAMajority() throws Exception {
+        RedLock lock = redLock("minority-down");
+        redis.server(2).stop();
+        long start = System.nanoTime();
+        assertThat(lock.tryLock(3, 10, TimeUnit.SECONDS)).isTrue();
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(3_000);
+        assertThat(keysOn(redis.server(0), "minority-down") + keysOn(redis.server(1), "minority-down")).isEqualTo(2);
+        lock.unlock();
+        assertThat(keysOn(redis.server(0), "minority-down")).isZero();
+    }
+
+    @Test
+    void twoMastersDownFailsWithinTheWaitTimeAndLeavesNothingBehind() throws Exception {
+        RedLock lock = redLock("majority-down");
+        redis.server(1).stop();
+        redis.server(2).stop();
+        long start = System.nanoTime();
+        assertThat(lock.tryLock(1, 10, TimeUnit.SECONDS)).isFalse();
+        long elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        assertThat(elapsed).as("the wait time (1 s) plus one attempt timeout (<= 1 s)").isBetween(900L, 2_500L);
+        assertThat(keysOn(redis.server(0), "majority-down")).as("the one grant was given back").isZero();
+        assertThat(lock.isHeldByCurrentThread()).isFalse();
+    }
+
+    @Test
+    void asyncHoldersAndReEntry() throws Exception {
+        RedLock lock = redLock("async");
+        assertThat(lock.tryLockAsync(1, 5, TimeUnit.SECONDS, "job-1").get(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(lock.tryLockAsync(1, 5, TimeUnit.SECONDS, "job-1").get(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(lock.tryLockAsync(0, 5, TimeUnit.SECONDS, "job-2").get(10, TimeUnit.SECONDS)).isFalse();
+        lock.unlockAsync("job-1").get(10, TimeUnit.SECONDS);
+        assertThat(lock.isHeldBy("job-1")).as("re-entered once, released once").isTrue();
+        lock.unlockAsync("job-1").get(10, TimeUnit.SECONDS);
+        assertThat(redis.servers()).allSatisfy(server -> assertThat(keysOn(server, "async")).isZero());
+    }
+
+    @Test
+    void badArguments() {
+        assertThatThrownBy(() -> new RedLock(null, List.of())).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new RedLock(java.time.Duration.ZERO, List.of(clients.open(redis.server()).getLock("x"))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("attemptTimeout");
+    }
+}
