@@ -7,6 +7,7 @@ import io.distlock.core.engine.RedisConnections;
 import io.distlock.core.engine.RedisFailures;
 import io.distlock.core.engine.ScriptedFencedLock;
 import io.distlock.core.engine.ScriptedLock;
+import io.distlock.core.engine.ScriptedReadWriteLock;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -154,6 +155,17 @@ public final class LockClient implements AutoCloseable {
      */
     public FencedLock getFencedLock(String name) {
         return new ScriptedFencedLock(engine, LockId.of(checkName(name)), engine.fenced());
+    }
+
+    /**
+     * @param name the lock's name, e.g. {@code "price-list"}; any non-blank text
+     * @return the read-write lock of that name (see {@link RedisReadWriteLock})
+     * @throws NullPointerException     if name is null
+     * @throws IllegalArgumentException if name is blank
+     * @throws IllegalStateException    if the client is closed
+     */
+    public RedisReadWriteLock getReadWriteLock(String name) {
+        return ScriptedReadWriteLock.of(engine, LockId.of(checkName(name)));
     }
 
     /** @param listener receives lock events from now on */

@@ -71,7 +71,7 @@ final class Acquisition {
         long waitNanos = TimeUnit.MILLISECONDS.toNanos(waitMillis);
         this.deadlineNanos = waitMillis < 0 || waitNanos >= Long.MAX_VALUE - startNanos ? Long.MAX_VALUE
                 : startNanos + waitNanos;
-        Hold current = engine.hold(keys, holderId);
+        Hold current = engine.hold(keys, protocol, holderId);
         this.knownCount = current == null ? 0 : current.count();
     }
 

@@ -36,12 +36,15 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
     private final LeaseWatchdog watchdog;
     private final ReentrantProtocol reentrant;
     private final ReentrantProtocol fenced;
+    private final ReadWriteProtocol read;
+    private final ReadWriteProtocol write;
     private final ConcurrentHashMap<HoldId, Hold> holds = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
     /** Per lock key, this client's hold of a lock that has one holder at a time (hand-off locks). */
     private final ConcurrentHashMap<String, Hold> exclusiveHolds = new ConcurrentHashMap<>();
 
-    private record HoldId(String lockKey, String holderId) {
+    /** A hold is one holder's hold of one lock of one kind (a read-write lock's two halves share keys). */
+    private record HoldId(String lockKey, String type, String holderId) {
     }
 
     /**
@@ -70,6 +73,8 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
         ScriptExecutor scripts = new ScriptExecutor(commands);
         this.reentrant = new ReentrantProtocol(scripts, connections.publishCommand(), false);
         this.fenced = new ReentrantProtocol(scripts, connections.publishCommand(), true);
+        this.read = new ReadWriteProtocol(scripts, connections.publishCommand(), false);
+        this.write = new ReadWriteProtocol(scripts, connections.publishCommand(), true);
     }
 
     /** @return the client's unique id */
@@ -88,6 +93,16 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
     /** @return the protocol of reentrant locks */
     public ReentrantProtocol reentrant() {
         return reentrant;
+    }
+
+    /** @return the protocol of read locks (of read-write locks) */
+    public ReadWriteProtocol read() {
+        return read;
+    }
+
+    /** @return the protocol of write locks (of read-write locks) */
+    public ReadWriteProtocol write() {
+        return write;
     }
 
     /** @return the protocol of fenced locks */
@@ -137,11 +152,12 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
 
     /**
      * @param keys     the lock
+     * @param protocol the kind of lock (the read and write halves of one lock hold separately)
      * @param holderId the holder
      * @return this client's hold of that lock by that holder, or {@code null}
      */
-    public Hold hold(LockKeys keys, String holderId) {
-        return holds.get(new HoldId(keys.lockKey(), holderId));
+    public Hold hold(LockKeys keys, LockProtocol protocol, String holderId) {
+        return holds.get(new HoldId(keys.lockKey(), protocol.type(), holderId));
     }
 
     /**
@@ -161,7 +177,7 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
     Hold acquired(LockId id, LockKeys keys, String holderId, LockProtocol protocol, boolean watchdogued,
                   long leaseMillis, Attempt attempt, int handOffs) {
         int count = attempt.holdCount();
-        HoldId holdId = new HoldId(keys.lockKey(), holderId);
+        HoldId holdId = new HoldId(keys.lockKey(), protocol.type(), holderId);
         Hold previous = holds.get(holdId);
         if (previous != null && count > 1) {
             previous.count(count);
@@ -268,7 +284,7 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
 
     private void forget(Hold hold) {
         exclusiveHolds.remove(hold.keys().lockKey(), hold);
-        holds.remove(new HoldId(hold.keys().lockKey(), hold.holderId()), hold);
+        holds.remove(new HoldId(hold.keys().lockKey(), hold.protocol().type(), hold.holderId()), hold);
     }
 
     @Override

@@ -64,6 +64,14 @@ public interface LockProtocol {
     }
 
     /**
+     * @param holderId a holder
+     * @return the field of the lock hash that holds the holder's hold count
+     */
+    default String holderField(String holderId) {
+        return holderId;
+    }
+
+    /**
      * Renews the leases of a batch of holds of this kind, all in one cluster slot.
      *
      * @param holds       holds to renew

@@ -1,5 +1,6 @@
 package io.distlock.core.engine;
 
+import io.distlock.core.pubsub.LockSubscriptions;
 import io.distlock.core.scripts.ScriptExecutor;
 import io.distlock.core.scripts.Scripts;
 import io.lettuce.core.ScriptOutputType;
@@ -15,8 +16,8 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class ReentrantProtocol implements LockProtocol {
 
-    /** Published on the lock's channel when it becomes free. */
-    private static final String UNLOCK_MESSAGE = "0";
+    /** Published on the lock's channel when it becomes free: one waiter may take it. */
+    private static final String UNLOCK_MESSAGE = LockSubscriptions.WAKE_ONE;
 
     /** Suffix of a fenced lock's counter key. */
     static final String FENCE = "fence";

@@ -60,6 +60,11 @@ public class ScriptedLock implements RedisLock {
         return engine;
     }
 
+    /** @return the kind of lock */
+    protected LockProtocol protocol() {
+        return protocol;
+    }
+
     @Override
     public void lock() {
         acquireUninterruptibly(-1);
@@ -134,12 +139,13 @@ public class ScriptedLock implements RedisLock {
     @Override
     public boolean isHeldBy(String holderId) {
         checkHolder(holderId);
-        return sync("check lock", () -> engine.commands().hexists(keys.lockKey(), holderId));
+        return sync("check lock", () -> engine.commands().hexists(keys.lockKey(), protocol.holderField(holderId)));
     }
 
     @Override
     public int getHoldCount() {
-        String count = sync("check lock", () -> engine.commands().hget(keys.lockKey(), currentHolder()));
+        String count = sync("check lock",
+                () -> engine.commands().hget(keys.lockKey(), protocol.holderField(currentHolder())));
         return count == null ? 0 : Integer.parseInt(count);
     }
 
@@ -214,7 +220,7 @@ public class ScriptedLock implements RedisLock {
      */
     protected CompletableFuture<Void> release(String holderId) {
         engine.ensureOpen();
-        Hold hold = engine.hold(keys, holderId);
+        Hold hold = engine.hold(keys, protocol, holderId);
         if (hold == null) {
             return CompletableFuture.failedFuture(new IllegalMonitorStateException(
                     "Lock '" + name + "' is not held by " + describe(holderId)));

@@ -22,6 +22,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class LockSubscriptions<T> {
 
+    /** Message that wakes one local waiter (an exclusive lock became free). */
+    public static final String WAKE_ONE = "0";
+    /** Message that wakes every local waiter (a lock that admits many, such as readers, became free). */
+    public static final String WAKE_ALL = "*";
+
     private final RedisPubSubAsyncCommands<String, String> commands;
     private final boolean sharded;
     private final ConcurrentHashMap<String, WakeUpChannel<T>> channels = new ConcurrentHashMap<>();
@@ -38,12 +43,12 @@ public final class LockSubscriptions<T> {
         connection.addListener(new RedisPubSubAdapter<>() {
             @Override
             public void message(String channel, String message) {
-                released(channel);
+                released(channel, message);
             }
 
             @Override
             public void smessage(String channel, String message) {
-                released(channel);
+                released(channel, message);
             }
 
             @Override
@@ -58,9 +63,14 @@ public final class LockSubscriptions<T> {
         });
     }
 
-    private void released(String channel) {
+    private void released(String channel, String message) {
         WakeUpChannel<T> waiters = channels.get(channel);
-        if (waiters != null) {
+        if (waiters == null) {
+            return;
+        }
+        if (WAKE_ALL.equals(message)) {
+            waiters.wakeAll();
+        } else {
             waiters.wakeOne();
         }
     }

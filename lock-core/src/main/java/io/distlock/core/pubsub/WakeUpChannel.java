@@ -127,6 +127,18 @@ public final class WakeUpChannel<T> {
     }
 
     /**
+     * Wakes every sleeper (the lock may admit many at once, like readers), or keeps the wake-up
+     * for the next one if nobody sleeps.
+     */
+    public void wakeAll() {
+        if (takeFirst(Wake.RELEASED, true) != null) {
+            while (takeFirst(Wake.RELEASED, false) != null) {
+                // woke one more
+            }
+        }
+    }
+
+    /**
      * Takes the longest sleeper, ending its sleep with {@link Wake#CLAIMED}.
      *
      * @return the claimed sleeper, or {@code null} if nobody sleeps

@@ -16,6 +16,13 @@ public final class Scripts {
     /** Delete a lock whoever holds it and wake its waiters. */
     public static final LuaScript FORCE_UNLOCK = LuaScript.load("force_unlock");
 
+    /** Acquire or re-enter one half of a read-write lock. */
+    public static final LuaScript RW_LOCK = LuaScript.load("rw_lock");
+    /** Release one hold of one half of a read-write lock, retry-safe. */
+    public static final LuaScript RW_UNLOCK = LuaScript.load("rw_unlock");
+    /** Renew many read-write lock holds in one call (watchdog batch). */
+    public static final LuaScript RW_RENEW = LuaScript.load("rw_renew");
+
     private Scripts() {
     }
 }

@@ -1,0 +1,91 @@
+package io.distlock.core.engine;
+
+import io.distlock.core.pubsub.LockSubscriptions;
+import io.distlock.core.scripts.ScriptExecutor;
+import io.distlock.core.scripts.Scripts;
+import io.lettuce.core.ScriptOutputType;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One half (read or write) of the read-write lock in Redis: a hash with the mode and a count per
+ * holder ({@code r:<holder>}, {@code w:<holder>}), and a sorted set giving each reader's own lease
+ * end by the server's clock. See {@code rw_lock.lua}, {@code rw_unlock.lua}, {@code rw_renew.lua}.
+ * Releases wake every local waiter, since several readers may get in at once.
+ */
+public final class ReadWriteProtocol implements LockProtocol {
+
+    /** Suffix of the readers' sorted set. */
+    static final String READERS = "readers";
+
+    private final ScriptExecutor scripts;
+    private final String publishCommand;
+    private final String mode;
+
+    /**
+     * @param scripts        runs the lock scripts
+     * @param publishCommand how scripts wake waiters: {@code publish} or {@code spublish}
+     * @param write          the write half if {@code true}, else the read half
+     */
+    public ReadWriteProtocol(ScriptExecutor scripts, String publishCommand, boolean write) {
+        this.scripts = scripts;
+        this.publishCommand = publishCommand;
+        this.mode = write ? "write" : "read";
+    }
+
+    @Override
+    public String type() {
+        return mode;
+    }
+
+    @Override
+    public String holderField(String holderId) {
+        return mode.charAt(0) + ":" + holderId;
+    }
+
+    @Override
+    public CompletableFuture<Attempt> tryAcquire(LockKeys keys, String holderId, long leaseMillis, int knownCount) {
+        CompletableFuture<List<Long>> reply = scripts.run(Scripts.RW_LOCK, ScriptOutputType.MULTI,
+                new String[] {keys.lockKey(), keys.derived(READERS)}, Long.toString(leaseMillis), holderId,
+                Integer.toString(knownCount), mode);
+        return reply.thenCompose(r -> {
+            if (r.get(0) == -1L) {
+                return CompletableFuture.failedFuture(new IllegalMonitorStateException("Holder '" + holderId
+                        + "' holds the read lock of '" + keys.lockKey() + "' and asked for its write lock: upgrading "
+                        + "is not supported (it would deadlock against the other readers). Release the read lock "
+                        + "first, or take the write lock from the start (a writer may take the read lock)."));
+            }
+            return CompletableFuture.completedFuture(r.get(0) == 1L ? Attempt.acquired(r.get(1).intValue())
+                    : Attempt.busy(r.get(1)));
+        });
+    }
+
+    @Override
+    public CompletableFuture<Long> release(LockKeys keys, String holderId, int expectedCount) {
+        return scripts.run(Scripts.RW_UNLOCK, ScriptOutputType.INTEGER,
+                new String[] {keys.lockKey(), keys.derived(READERS), keys.channel()}, holderId,
+                Integer.toString(expectedCount), mode, LockSubscriptions.WAKE_ALL, publishCommand);
+    }
+
+    @Override
+    public CompletableFuture<Long> forceUnlock(LockKeys keys) {
+        return scripts.run(Scripts.FORCE_UNLOCK, ScriptOutputType.INTEGER,
+                new String[] {keys.lockKey(), keys.channel(), keys.derived(READERS)}, LockSubscriptions.WAKE_ALL,
+                publishCommand);
+    }
+
+    @Override
+    public CompletableFuture<List<Long>> renew(List<Hold> holds, long leaseMillis) {
+        String[] keys = new String[holds.size() * 2];
+        String[] args = new String[holds.size() + 1];
+        args[0] = Long.toString(leaseMillis);
+        for (int i = 0; i < holds.size(); i++) {
+            Hold hold = holds.get(i);
+            keys[2 * i] = hold.keys().lockKey();
+            keys[2 * i + 1] = hold.keys().derived(READERS);
+            args[i + 1] = holderField(hold.holderId());
+        }
+        return scripts.run(Scripts.RW_RENEW, ScriptOutputType.MULTI, keys, args);
+    }
+}

@@ -1,0 +1,76 @@
+-- Acquire, or re-enter, one half of a read-write lock: many readers or one writer. The writer
+-- may also take the read lock (downgrade); a reader asking for the write lock is refused (an
+-- upgrade would deadlock against the other readers). Each reader's hold has its own lease, kept
+-- in a sorted set by the server's clock, so a dead reader's hold ends with its lease even while
+-- other readers keep the lock. Safe to repeat like lock.lua.
+--
+-- KEYS[1]  lock hash: 'mode' = 'read' or 'write'; 'w:<holder>' and 'r:<holder>' = hold counts
+-- KEYS[2]  readers: sorted set, member = reader holder id, score = end of its lease (server ms)
+-- ARGV[1]  lease in milliseconds
+-- ARGV[2]  holder id
+-- ARGV[3]  the holder's hold count of this half before this acquisition, as the caller knows it
+-- ARGV[4]  'read' or 'write'
+--
+-- Returns  {1, holdCount}  acquired
+--          {0, ttlMillis}  held in the other mode by someone else
+--          {-1}            write asked by a holder that holds only the read lock (refused)
+local time = redis.call('time')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local lease = tonumber(ARGV[1])
+
+-- Readers whose own lease ended are gone.
+local ended = redis.call('zrangebyscore', KEYS[2], '-inf', now)
+for _, reader in ipairs(ended) do
+    redis.call('hdel', KEYS[1], 'r:' .. reader)
+end
+if #ended > 0 then
+    redis.call('zremrangebyscore', KEYS[2], '-inf', now)
+end
+local mode = redis.call('hget', KEYS[1], 'mode')
+if mode == 'read' and redis.call('zcard', KEYS[2]) == 0 then
+    redis.call('del', KEYS[1])
+    mode = false
+end
+
+local field = (ARGV[4] == 'read' and 'r:' or 'w:') .. ARGV[2]
+local function grant()
+    local count = 1
+    if redis.call('hexists', KEYS[1], field) == 1 then
+        count = tonumber(ARGV[3]) + 1
+    end
+    redis.call('hset', KEYS[1], field, count)
+    if ARGV[4] == 'read' then
+        local ends = now + lease
+        local current = tonumber(redis.call('zscore', KEYS[2], ARGV[2]) or '0')
+        if ends > current then
+            redis.call('zadd', KEYS[2], ends, ARGV[2])
+        end
+        if redis.call('pttl', KEYS[2]) < lease then
+            redis.call('pexpire', KEYS[2], lease)
+        end
+    end
+    -- The hash lives as long as its longest hold; re-entering never shortens it.
+    if redis.call('pttl', KEYS[1]) < lease then
+        redis.call('pexpire', KEYS[1], lease)
+    end
+    return {1, count}
+end
+
+if not mode then
+    redis.call('hset', KEYS[1], 'mode', ARGV[4])
+    return grant()
+end
+local writer = redis.call('hexists', KEYS[1], 'w:' .. ARGV[2]) == 1
+if ARGV[4] == 'read' then
+    if mode == 'read' or writer then
+        return grant()
+    end
+    return {0, redis.call('pttl', KEYS[1])}
+end
+if writer then
+    return grant()
+end
+if redis.call('hexists', KEYS[1], 'r:' .. ARGV[2]) == 1 then
+    return {-1}
+end
+return {0, redis.call('pttl', KEYS[1])}

@@ -1,0 +1,38 @@
+-- Renew the leases of many read-write lock holds in one call (the watchdog's batch). A reader's
+-- hold is renewed only while its own lease lasts; the hash is never shortened. All keys of one
+-- call must live in one cluster slot.
+--
+-- KEYS[2i-1]  lock hash of the i-th hold
+-- KEYS[2i]    readers sorted set of the i-th hold
+-- ARGV[1]     new lease in milliseconds
+-- ARGV[i+1]   the i-th hold's field: 'r:<holder>' or 'w:<holder>'
+--
+-- Returns     array, one entry per hold: 1 = renewed, 0 = the holder no longer holds it
+local time = redis.call('time')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local lease = tonumber(ARGV[1])
+local renewed = {}
+for i = 1, #KEYS / 2 do
+    local hash, readers, field = KEYS[2 * i - 1], KEYS[2 * i], ARGV[i + 1]
+    local held = redis.call('hexists', hash, field) == 1
+    local reader = string.sub(field, 1, 2) == 'r:'
+    if held and reader then
+        local ends = redis.call('zscore', readers, string.sub(field, 3))
+        held = ends ~= false and tonumber(ends) > now
+        if held then
+            redis.call('zadd', readers, now + lease, string.sub(field, 3))
+            if redis.call('pttl', readers) < lease then
+                redis.call('pexpire', readers, lease)
+            end
+        end
+    end
+    if held then
+        if redis.call('pttl', hash) < lease then
+            redis.call('pexpire', hash, lease)
+        end
+        renewed[i] = 1
+    else
+        renewed[i] = 0
+    end
+end
+return renewed

@@ -1,0 +1,50 @@
+-- Release one hold of one half of a read-write lock. Safe to retry like unlock.lua. Waiters are
+-- woken when the lock becomes free, and when a writer that downgraded leaves only read holds
+-- (readers may come in then): the message asks every local waiter to look, since many readers
+-- may get in at once.
+--
+-- KEYS[1]  lock hash (see rw_lock.lua)
+-- KEYS[2]  readers sorted set
+-- KEYS[3]  the lock's wake-up channel
+-- ARGV[1]  holder id
+-- ARGV[2]  the holder's hold count of this half before this release, as the caller knows it
+-- ARGV[3]  'read' or 'write'
+-- ARGV[4]  message published to waiters
+-- ARGV[5]  publish command: 'publish', or 'spublish' (sharded pub/sub, Redis 7 cluster)
+--
+-- Returns  the holder's hold count of this half after the release (0 = released);
+--          the current count, unchanged, when it is already below ARGV[2] (a retried release);
+--          -1 when the holder holds nothing of this half (its lease ended or the lock was deleted)
+local field = (ARGV[3] == 'read' and 'r:' or 'w:') .. ARGV[1]
+local count = tonumber(redis.call('hget', KEYS[1], field))
+if count == nil then
+    return -1
+end
+if count < tonumber(ARGV[2]) then
+    return count
+end
+count = redis.call('hincrby', KEYS[1], field, -1)
+if count > 0 then
+    return count
+end
+redis.call('hdel', KEYS[1], field)
+if ARGV[3] == 'read' then
+    redis.call('zrem', KEYS[2], ARGV[1])
+end
+local writers, readers = 0, 0
+for _, name in ipairs(redis.call('hkeys', KEYS[1])) do
+    local kind = string.sub(name, 1, 2)
+    if kind == 'w:' then
+        writers = writers + 1
+    elseif kind == 'r:' then
+        readers = readers + 1
+    end
+end
+if writers == 0 and readers == 0 then
+    redis.call('del', KEYS[1], KEYS[2])
+    redis.call(ARGV[5], KEYS[3], ARGV[4])
+elseif writers == 0 and redis.call('hget', KEYS[1], 'mode') == 'write' then
+    redis.call('hset', KEYS[1], 'mode', 'read')
+    redis.call(ARGV[5], KEYS[3], ARGV[4])
+end
+return 0
