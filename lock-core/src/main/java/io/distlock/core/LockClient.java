@@ -51,6 +51,8 @@ public final class LockClient implements AutoCloseable {
     public static final Duration DEFAULT_WATCHDOG_TIMEOUT = Duration.ofSeconds(30);
     /** Default wait for one Redis answer. */
     public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(5);
+    /** Default time the next waiter of a fair lock has to take it once free. */
+    public static final Duration DEFAULT_FAIR_SLOT_TIMEOUT = Duration.ofSeconds(5);
     /** Shortest accepted watchdog timeout. */
     public static final Duration MIN_WATCHDOG_TIMEOUT = Duration.ofMillis(100);
 
@@ -76,7 +78,7 @@ public final class LockClient implements AutoCloseable {
         this.events = new LockEvents();
         builder.listeners.forEach(events::add);
         this.engine = new LockEngine(clientId, keyPrefix, watchdogTimeout.toMillis(),
-                builder.commandTimeout.toMillis(), connections, scheduler, events);
+                builder.commandTimeout.toMillis(), builder.fairSlotTimeout.toMillis(), connections, scheduler, events);
     }
 
     /**
@@ -155,6 +157,19 @@ public final class LockClient implements AutoCloseable {
      */
     public FencedLock getFencedLock(String name) {
         return new ScriptedFencedLock(engine, LockId.of(checkName(name)), engine.fenced());
+    }
+
+    /**
+     * @param name the lock's name, e.g. {@code "queue:7"}; any non-blank text
+     * @return the fair lock of that name: reentrant, and handed out in arrival order across all
+     *         clients; a waiter that dies or gives up holds up the ones behind it for at most
+     *         {@link Builder#fairSlotTimeout(Duration)}
+     * @throws NullPointerException     if name is null
+     * @throws IllegalArgumentException if name is blank
+     * @throws IllegalStateException    if the client is closed
+     */
+    public RedisLock getFairLock(String name) {
+        return new ScriptedLock(engine, LockId.of(checkName(name)), engine.fair());
     }
 
     /**
@@ -248,6 +263,7 @@ public final class LockClient implements AutoCloseable {
         private String keyPrefix = DEFAULT_KEY_PREFIX;
         private Duration watchdogTimeout = DEFAULT_WATCHDOG_TIMEOUT;
         private Duration commandTimeout = DEFAULT_COMMAND_TIMEOUT;
+        private Duration fairSlotTimeout = DEFAULT_FAIR_SLOT_TIMEOUT;
         private final List<LockListener> listeners = new ArrayList<>();
 
         private Builder() {
@@ -359,6 +375,21 @@ public final class LockClient implements AutoCloseable {
                 throw new IllegalArgumentException("commandTimeout must be positive, but was " + timeout);
             }
             this.commandTimeout = timeout;
+            return this;
+        }
+
+        /**
+         * @param timeout how long the next waiter of a fair lock has to take the lock once it is
+         *                free (and the longest a dead waiter holds up the ones behind it); a live
+         *                waiter needs far less. Positive, default 5 s.
+         * @return this builder
+         */
+        public Builder fairSlotTimeout(Duration timeout) {
+            Objects.requireNonNull(timeout, "fairSlotTimeout must not be null");
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("fairSlotTimeout must be positive, but was " + timeout);
+            }
+            this.fairSlotTimeout = timeout;
             return this;
         }
 

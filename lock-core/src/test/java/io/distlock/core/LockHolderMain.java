@@ -5,9 +5,11 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Child JVM for crash tests: takes a watchdog lock, prints {@code LOCKED}, and holds it until
- * killed (or, as a safety net, for at most 60 s).
+ * killed (or, as a safety net, for at most 60 s). While the lock is held elsewhere it waits for
+ * it, which makes it a waiter to kill.
  *
- * <p>Arguments: Redis URI, lock name, watchdog timeout in milliseconds.
+ * <p>Arguments: Redis URI, lock name, watchdog timeout in milliseconds, and optionally
+ * {@code fair} for the fair lock of that name.
  */
 public final class LockHolderMain {
 
@@ -19,7 +21,8 @@ public final class LockHolderMain {
                 .redisUri(args[0])
                 .watchdogTimeout(Duration.ofMillis(Long.parseLong(args[2])))
                 .build();
-        RedisLock lock = client.getLock(args[1]);
+        RedisLock lock = args.length > 3 && args[3].equals("fair") ? client.getFairLock(args[1])
+                : client.getLock(args[1]);
         lock.lock();
         System.out.println("LOCKED " + client.clientId());
         System.out.flush();

@@ -123,6 +123,7 @@ final class Acquisition {
             return false;
         }
         boolean waited = waitReport.getAndSet(CLOSED) == WAITING;
+        leaveQueue();
         engine.events().acquireFailed(id, protocol.type(), holderId, startNanos, waited,
                 LockEvent.Failure.INTERRUPTED, null);
         outcome.complete(null);
@@ -177,6 +178,7 @@ final class Acquisition {
     private void attempt() {
         if (state.get() != RUNNING) {
             leaveChannel(true);
+            leaveQueue();  // an attempt in flight at the abandon may have queued us again
             return;
         }
         protocol.tryAcquire(keys, holderId, leaseMillis, knownCount).whenComplete(this::onAttempt);
@@ -215,9 +217,10 @@ final class Acquisition {
             if (waitReport.compareAndSet(NOT_WAITING, WAITING)) {
                 engine.events().waiting(id, protocol.type(), holderId);
             }
-            WakeUpChannel<Acquisition> existing = engine.subscriptions().find(keys.channel());
+            String channelName = protocol.waitChannel(keys, engine.clientId());
+            WakeUpChannel<Acquisition> existing = engine.subscriptions().find(channelName);
             boolean confirmed = existing != null && isConfirmed(existing.subscribed());
-            channel = engine.subscriptions().join(keys.channel());
+            channel = engine.subscriptions().join(channelName);
             subscribedBeforeJoining = confirmed && channel == existing;
         }
         if (subscribedBeforeJoining) {
@@ -277,6 +280,7 @@ final class Acquisition {
         if (!state.compareAndSet(RUNNING, DONE)) {
             return;
         }
+        leaveQueue();
         engine.events().acquireFailed(id, protocol.type(), holderId, startNanos, waited(), failure, error);
         if (error != null) {
             outcome.completeExceptionally(RedisFailures.translate("acquire lock '" + id.name() + "'", error));
@@ -298,6 +302,15 @@ final class Acquisition {
         }
         engine.subscriptions().leave(channel);
         channel = null;
+    }
+
+    /** Gives up a place in the lock's queue, if it has one; best effort (a lost place expires). */
+    private void leaveQueue() {
+        try {
+            protocol.leave(keys, holderId);
+        } catch (RuntimeException e) {
+            // e.g. the client is closed: the place ends with its slot timeout
+        }
     }
 
     private long remainingMillis() {

@@ -36,6 +36,7 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
     private final LeaseWatchdog watchdog;
     private final ReentrantProtocol reentrant;
     private final ReentrantProtocol fenced;
+    private final FairProtocol fair;
     private final ReadWriteProtocol read;
     private final ReadWriteProtocol write;
     private final ConcurrentHashMap<HoldId, Hold> holds = new ConcurrentHashMap<>();
@@ -52,18 +53,21 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
      * @param keyPrefix            prefix of every key
      * @param watchdogLeaseMillis  lease of watchdog holds
      * @param commandTimeoutMillis how long blocking calls wait for one Redis answer
+     * @param fairSlotMillis       how long the next waiter of a fair lock has to take it when free
      * @param connections          the client's command and pub/sub connections
      * @param scheduler            the client's one scheduler thread
      * @param events               listener dispatch
      */
     public LockEngine(String clientId, String keyPrefix, long watchdogLeaseMillis, long commandTimeoutMillis,
-                      RedisConnections connections, ScheduledExecutorService scheduler, LockEvents events) {
+                      long fairSlotMillis, RedisConnections connections, ScheduledExecutorService scheduler,
+                      LockEvents events) {
         this.clientId = clientId;
         this.keyPrefix = keyPrefix;
         this.watchdogLeaseMillis = watchdogLeaseMillis;
         this.commandTimeoutMillis = commandTimeoutMillis;
         this.commands = connections.commands();
-        this.subscriptions = new LockSubscriptions<>(connections.pubSub(), connections.shardedPubSub());
+        this.subscriptions = new LockSubscriptions<>(connections.pubSub(), connections.shardedPubSub(),
+                Acquisition::holderId);
         this.scheduler = scheduler;
         this.events = events;
         this.watchdog = new LeaseWatchdog(scheduler, watchdogLeaseMillis, RENEWAL_BATCH_SIZE, connections.slotOf(),
@@ -73,6 +77,7 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
         ScriptExecutor scripts = new ScriptExecutor(commands);
         this.reentrant = new ReentrantProtocol(scripts, connections.publishCommand(), false);
         this.fenced = new ReentrantProtocol(scripts, connections.publishCommand(), true);
+        this.fair = new FairProtocol(clientId, scripts, connections.publishCommand(), fairSlotMillis, reentrant);
         this.read = new ReadWriteProtocol(scripts, connections.publishCommand(), false);
         this.write = new ReadWriteProtocol(scripts, connections.publishCommand(), true);
     }
@@ -93,6 +98,11 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
     /** @return the protocol of reentrant locks */
     public ReentrantProtocol reentrant() {
         return reentrant;
+    }
+
+    /** @return the protocol of fair locks */
+    public FairProtocol fair() {
+        return fair;
     }
 
     /** @return the protocol of read locks (of read-write locks) */
@@ -308,7 +318,7 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
         }
         hold.markLost();
         events.lost(hold);
-        WakeUpChannel<Acquisition> sleepers = subscriptions.find(hold.keys().channel());
+        WakeUpChannel<Acquisition> sleepers = subscriptions.find(hold.protocol().waitChannel(hold.keys(), clientId));
         if (sleepers != null) {
             sleepers.wakeOne();
         }

@@ -64,6 +64,27 @@ public interface LockProtocol {
     }
 
     /**
+     * @param keys     the lock's keys
+     * @param clientId the waiting client
+     * @return the channel this client's waiters of the lock listen on
+     */
+    default String waitChannel(LockKeys keys, String clientId) {
+        return keys.channel();
+    }
+
+    /**
+     * A waiter stops waiting (timeout, interrupt, error, abandon): gives up any place it holds
+     * in the lock's own queue. Nothing to do for locks without a queue.
+     *
+     * @param keys     the lock's keys
+     * @param holderId the waiter
+     * @return completes when done
+     */
+    default CompletableFuture<?> leave(LockKeys keys, String holderId) {
+        return CompletableFuture.completedFuture(null);
+    }
+
+    /**
      * @param holderId a holder
      * @return the field of the lock hash that holds the holder's hold count
      */

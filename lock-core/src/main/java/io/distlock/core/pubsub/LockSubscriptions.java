@@ -7,6 +7,7 @@ import io.lettuce.core.pubsub.api.async.RedisPubSubAsyncCommands;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 
 /**
  * The client's lock channel subscriptions, all multiplexed on one pub/sub connection. One Redis
@@ -24,11 +25,16 @@ public final class LockSubscriptions<T> {
 
     /** Message that wakes one local waiter (an exclusive lock became free). */
     public static final String WAKE_ONE = "0";
-    /** Message that wakes every local waiter (a lock that admits many, such as readers, became free). */
+    /**
+     * Message that wakes every local waiter (a lock that admits many, such as readers, became
+     * free). Any message other than this and {@link #WAKE_ONE} names the one waiter (its holder id)
+     * to wake.
+     */
     public static final String WAKE_ALL = "*";
 
     private final RedisPubSubAsyncCommands<String, String> commands;
     private final boolean sharded;
+    private final Function<T, String> idOf;
     private final ConcurrentHashMap<String, WakeUpChannel<T>> channels = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -36,10 +42,13 @@ public final class LockSubscriptions<T> {
      * @param connection the client's dedicated pub/sub connection
      * @param sharded    whether to use sharded pub/sub ({@code SSUBSCRIBE}, Redis 7 cluster),
      *                   which Lettuce sends to the node serving the channel's slot
+     * @param idOf       a sleeper's id, matched against messages that name one sleeper
      */
-    public LockSubscriptions(StatefulRedisPubSubConnection<String, String> connection, boolean sharded) {
+    public LockSubscriptions(StatefulRedisPubSubConnection<String, String> connection, boolean sharded,
+                             Function<T, String> idOf) {
         this.commands = connection.async();
         this.sharded = sharded;
+        this.idOf = idOf;
         connection.addListener(new RedisPubSubAdapter<>() {
             @Override
             public void message(String channel, String message) {
@@ -70,8 +79,10 @@ public final class LockSubscriptions<T> {
         }
         if (WAKE_ALL.equals(message)) {
             waiters.wakeAll();
-        } else {
+        } else if (WAKE_ONE.equals(message)) {
             waiters.wakeOne();
+        } else {
+            waiters.wake(message);  // a fair lock names the waiter whose turn it is
         }
     }
 
@@ -96,7 +107,7 @@ public final class LockSubscriptions<T> {
         return channels.compute(channel, (name, current) -> {
             WakeUpChannel<T> waiters = current;
             if (waiters == null) {
-                waiters = new WakeUpChannel<>(name, closed);
+                waiters = new WakeUpChannel<>(name, closed, idOf);
                 CompletableFuture<Void> subscribed = waiters.subscribed;
                 try {
                     (sharded ? commands.ssubscribe(name) : commands.subscribe(name)).whenComplete((ok, error) -> {

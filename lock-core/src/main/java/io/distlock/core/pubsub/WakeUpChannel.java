@@ -1,6 +1,8 @@
 package io.distlock.core.pubsub;
 
 import java.util.ArrayDeque;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -9,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
 
 /**
  * The local sleepers of one lock channel, in arrival order. Each message on the channel (the
@@ -40,6 +43,9 @@ public final class WakeUpChannel<T> {
 
     private final String channel;
     private final AtomicBoolean closed;
+    private final Function<T, String> idOf;
+    /** Ids woken by name before they slept: their next sleep ends at once. */
+    private final Set<String> pendingById = new HashSet<>();
     private final ReentrantLock lock = new ReentrantLock();
     private final ArrayDeque<Sleep<T>> sleeps = new ArrayDeque<>();
     private boolean pendingWakeUp;
@@ -50,9 +56,10 @@ public final class WakeUpChannel<T> {
     /** Completes when Redis confirmed the subscription. */
     final CompletableFuture<Void> subscribed = new CompletableFuture<>();
 
-    WakeUpChannel(String channel, AtomicBoolean closed) {
+    WakeUpChannel(String channel, AtomicBoolean closed, Function<T, String> idOf) {
         this.channel = channel;
         this.closed = closed;
+        this.idOf = idOf;
     }
 
     /** @return completes when Redis confirmed the subscription, fails if it could not subscribe */
@@ -82,7 +89,7 @@ public final class WakeUpChannel<T> {
                 wake.complete(Wake.TIMED_OUT);
                 return wake;
             }
-            if (pendingWakeUp) {
+            if (pendingWakeUp || pendingById.remove(idOf.apply(sleeper))) {
                 pendingWakeUp = false;
                 wake.complete(Wake.RELEASED);
                 return wake;
@@ -136,6 +143,33 @@ public final class WakeUpChannel<T> {
                 // woke one more
             }
         }
+    }
+
+    /**
+     * Wakes the sleeper with this id (a fair lock names the waiter whose turn it is), or, if it
+     * does not sleep right now, ends its next sleep at once.
+     *
+     * @param id the sleeper's id
+     */
+    public void wake(String id) {
+        Sleep<T> found = null;
+        lock.lock();
+        try {
+            for (Sleep<T> sleep : sleeps) {
+                if (id.equals(idOf.apply(sleep.sleeper()))) {
+                    found = sleep;
+                    break;
+                }
+            }
+            if (found == null) {
+                pendingById.add(id);
+                return;
+            }
+            sleeps.remove(found);
+        } finally {
+            lock.unlock();
+        }
+        found.wake().complete(Wake.RELEASED);
     }
 
     /**

@@ -23,6 +23,9 @@ public final class Scripts {
     /** Renew many read-write lock holds in one call (watchdog batch). */
     public static final LuaScript RW_RENEW = LuaScript.load("rw_renew");
 
+    /** The fair lock: lock, unlock, leave the queue, force-unlock. */
+    public static final LuaScript FAIR = LuaScript.load("fair");
+
     private Scripts() {
     }
 }

@@ -1,0 +1,98 @@
+package io.distlock.core.engine;
+
+import io.distlock.core.scripts.ScriptExecutor;
+import io.distlock.core.scripts.Scripts;
+import io.lettuce.core.ScriptOutputType;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The fair lock in Redis ({@code fair.lua}): the reentrant lock's hash, plus a queue of waiting
+ * holders with slot deadlines by the server's clock. Each client's waiters listen on a channel of
+ * their own ({@code <lock channel>:<clientId>}) and a release wakes only the next waiter. Leases
+ * are renewed like the reentrant lock's. Never handed off locally: that would jump the queue.
+ */
+public final class FairProtocol implements LockProtocol {
+
+    static final String QUEUE = "queue";
+    static final String TIMEOUTS = "timeouts";
+    static final String CLIENTS = "clients";
+
+    private final ScriptExecutor scripts;
+    private final String publishCommand;
+    private final long slotMillis;
+    private final ReentrantProtocol holds;
+    private final String clientId;
+
+    /**
+     * @param clientId       this client's id: its waiters listen on {@code <lock channel>:<clientId>}
+     * @param scripts        runs the scripts
+     * @param publishCommand how scripts wake waiters: {@code publish} or {@code spublish}
+     * @param slotMillis     how long the next waiter has to take a free lock before it is
+     *                       considered gone (its process died) and skipped
+     * @param holds          the reentrant protocol, whose hash layout and renewal this lock shares
+     */
+    public FairProtocol(String clientId, ScriptExecutor scripts, String publishCommand, long slotMillis,
+                        ReentrantProtocol holds) {
+        this.clientId = clientId;
+        this.scripts = scripts;
+        this.publishCommand = publishCommand;
+        this.slotMillis = slotMillis;
+        this.holds = holds;
+    }
+
+    @Override
+    public String type() {
+        return "fair";
+    }
+
+    @Override
+    public String waitChannel(LockKeys keys, String waitingClient) {
+        return channelPrefix(keys) + waitingClient;
+    }
+
+    @Override
+    public CompletableFuture<Attempt> tryAcquire(LockKeys keys, String holderId, long leaseMillis, int knownCount) {
+        CompletableFuture<List<Long>> reply = run(ScriptOutputType.MULTI, keys, "lock", holderId,
+                Long.toString(leaseMillis), Integer.toString(knownCount), clientId);
+        return reply.thenApply(r -> r.get(0) == 1L ? Attempt.acquired(r.get(1).intValue()) : Attempt.busy(r.get(1)));
+    }
+
+    @Override
+    public CompletableFuture<Long> release(LockKeys keys, String holderId, int expectedCount) {
+        return run(ScriptOutputType.INTEGER, keys, "unlock", holderId, Integer.toString(expectedCount));
+    }
+
+    @Override
+    public CompletableFuture<?> leave(LockKeys keys, String holderId) {
+        return run(ScriptOutputType.INTEGER, keys, "leave", holderId);
+    }
+
+    @Override
+    public CompletableFuture<Long> forceUnlock(LockKeys keys) {
+        return run(ScriptOutputType.INTEGER, keys, "force", "");
+    }
+
+    @Override
+    public CompletableFuture<List<Long>> renew(List<Hold> batch, long leaseMillis) {
+        return holds.renew(batch, leaseMillis);
+    }
+
+    private <T> CompletableFuture<T> run(ScriptOutputType output, LockKeys keys, String operation, String holderId,
+                                         String... more) {
+        String[] args = new String[5 + more.length];
+        args[0] = operation;
+        args[1] = holderId;
+        args[2] = Long.toString(slotMillis);
+        args[3] = channelPrefix(keys);
+        args[4] = publishCommand;
+        System.arraycopy(more, 0, args, 5, more.length);
+        return scripts.run(Scripts.FAIR, output, new String[] {keys.lockKey(), keys.derived(QUEUE),
+                keys.derived(TIMEOUTS), keys.derived(CLIENTS)}, args);
+    }
+
+    private static String channelPrefix(LockKeys keys) {
+        return keys.channel() + ":";
+    }
+}
