@@ -127,11 +127,7 @@ public final class LockClient implements AutoCloseable {
      * @throws IllegalStateException    if the client is closed
      */
     public RedisLock getLock(String name, String group) {
-        Objects.requireNonNull(group, "lock group must not be null");
-        if (group.isBlank()) {
-            throw new IllegalArgumentException("lock group must not be blank");
-        }
-        return new ScriptedLock(engine, new LockId(checkName(name), group), engine.reentrant());
+        return new ScriptedLock(engine, id(name, group), engine.reentrant());
     }
 
     /**
@@ -160,6 +156,15 @@ public final class LockClient implements AutoCloseable {
     }
 
     /**
+     * @param name  the lock's name
+     * @param group the group its events and metrics are counted under (see {@link #getLock(String, String)})
+     * @return the fenced lock of that name
+     */
+    public FencedLock getFencedLock(String name, String group) {
+        return new ScriptedFencedLock(engine, id(name, group), engine.fenced());
+    }
+
+    /**
      * @param name the lock's name, e.g. {@code "queue:7"}; any non-blank text
      * @return the fair lock of that name: reentrant, and handed out in arrival order across all
      *         clients; a waiter that dies or gives up holds up the ones behind it for at most
@@ -173,6 +178,15 @@ public final class LockClient implements AutoCloseable {
     }
 
     /**
+     * @param name  the lock's name
+     * @param group the group its events and metrics are counted under (see {@link #getLock(String, String)})
+     * @return the fair lock of that name
+     */
+    public RedisLock getFairLock(String name, String group) {
+        return new ScriptedLock(engine, id(name, group), engine.fair());
+    }
+
+    /**
      * @param name the lock's name, e.g. {@code "price-list"}; any non-blank text
      * @return the read-write lock of that name (see {@link RedisReadWriteLock})
      * @throws NullPointerException     if name is null
@@ -181,6 +195,15 @@ public final class LockClient implements AutoCloseable {
      */
     public RedisReadWriteLock getReadWriteLock(String name) {
         return ScriptedReadWriteLock.of(engine, LockId.of(checkName(name)));
+    }
+
+    /**
+     * @param name  the lock's name
+     * @param group the group its events and metrics are counted under (see {@link #getLock(String, String)})
+     * @return the read-write lock of that name
+     */
+    public RedisReadWriteLock getReadWriteLock(String name, String group) {
+        return ScriptedReadWriteLock.of(engine, id(name, group));
     }
 
     /** @param listener receives lock events from now on */
@@ -232,6 +255,14 @@ public final class LockClient implements AutoCloseable {
         connections.close();
         engine.close();
         scheduler.shutdownNow();
+    }
+
+    private LockId id(String name, String group) {
+        Objects.requireNonNull(group, "lock group must not be null");
+        if (group.isBlank()) {
+            throw new IllegalArgumentException("lock group must not be blank");
+        }
+        return new LockId(checkName(name), group);
     }
 
     private String checkName(String name) {

@@ -12,6 +12,9 @@ import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
+import org.springframework.util.function.SingletonSupplier;
+
+import java.util.function.Supplier;
 
 /**
  * Creates distlock's beans from {@code distlock.*}: the {@link LockClient} (closed on shutdown),
@@ -42,6 +45,16 @@ public class DistLockAutoConfiguration {
     }
 
     /**
+     * @param properties {@code distlock.redlock.nodes}
+     * @return one client per RedLock master (none when not configured), closed on shutdown
+     */
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    public RedLockNodes redLockNodes(DistLockProperties properties) {
+        return RedLockNodes.connect(properties);
+    }
+
+    /**
      * @param client     the lock client
      * @param properties default wait and lease times
      * @return the template
@@ -59,16 +72,19 @@ public class DistLockAutoConfiguration {
      * @param environment resolves {@code ${...}} in wait and lease times
      * @param beanFactory resolves {@code @bean} references in keys
      * @param client      the lock client, looked up at the first call
+     * @param nodes       the RedLock masters, looked up at the first call
      * @return the advisor
      */
     @Bean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     @ConditionalOnMissingBean(DistributedLockAdvisor.class)
     static DistributedLockAdvisor distributedLockAdvisor(DistLockProperties properties, Environment environment,
-                                                         BeanFactory beanFactory, ObjectProvider<LockClient> client) {
+                                                         BeanFactory beanFactory, ObjectProvider<LockClient> client,
+                                                         ObjectProvider<RedLockNodes> nodes) {
         LockedMethods methods = new LockedMethods(environment, properties);
+        Supplier<TypedLocks> locks = SingletonSupplier.of(() -> new TypedLocks(client.getObject(), nodes.getObject()));
         return new DistributedLockAdvisor(methods,
-                new DistributedLockInterceptor(methods, new LockNameResolver(beanFactory), client),
+                new DistributedLockInterceptor(methods, new LockNameResolver(beanFactory), locks),
                 properties.getAspect().getOrder());
     }
 }

@@ -37,6 +37,8 @@ public class DistLockProperties {
 
     private final Aspect aspect = new Aspect();
 
+    private final Redlock redlock = new Redlock();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -79,6 +81,10 @@ public class DistLockProperties {
 
     public Aspect getAspect() {
         return aspect;
+    }
+
+    public Redlock getRedlock() {
+        return redlock;
     }
 
     /** Where distlock's Redis is. Set at most one of url, sentinel.master and cluster.nodes. */
@@ -248,6 +254,25 @@ public class DistLockProperties {
 
         public void setOrder(int order) {
             this.order = order;
+        }
+    }
+
+    /** The independent Redis masters of {@code @DistributedLock(type = RED_LOCK)}. */
+    public static class Redlock {
+
+        /**
+         * One Redis URL per independent master (3 or 5 in practice), e.g.
+         * redis://node1:6379; each gets its own client. Key prefix, watchdog and timeouts are
+         * those of distlock.*.
+         */
+        private List<String> nodes = new ArrayList<>();
+
+        public List<String> getNodes() {
+            return nodes;
+        }
+
+        public void setNodes(List<String> nodes) {
+            this.nodes = nodes;
         }
     }
 

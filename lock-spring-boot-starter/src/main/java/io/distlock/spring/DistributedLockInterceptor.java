@@ -1,12 +1,13 @@
 package io.distlock.spring;
 
 import io.distlock.core.LockClient;
+import io.distlock.core.RedisLock;
 import org.aopalliance.intercept.MethodInvocation;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.springframework.aop.support.AopUtils;
-import org.springframework.beans.factory.ObjectProvider;
 
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * The {@link DistributedLock} advice: works out the call's lock names and holder, then lets the
@@ -16,16 +17,16 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 
     private final LockedMethods methods;
     private final LockNameResolver names;
-    private final ObjectProvider<LockClient> client;
+    private final Supplier<TypedLocks> locks;
 
     /**
-     * @param client looked up at the first call, so proxying beans at startup does not connect
-     *               to Redis before the application context is ready for it
+     * @param locks looked up at the first call, so proxying beans at startup does not connect to
+     *              Redis before the application context is ready for it
      */
-    DistributedLockInterceptor(LockedMethods methods, LockNameResolver names, ObjectProvider<LockClient> client) {
+    DistributedLockInterceptor(LockedMethods methods, LockNameResolver names, Supplier<TypedLocks> locks) {
         this.methods = methods;
         this.names = names;
-        this.client = client;
+        this.locks = locks;
     }
 
     @Override
@@ -38,9 +39,10 @@ final class DistributedLockInterceptor implements MethodInterceptor {
             return invocation.proceed();
         }
         List<String> lockNames = names.lockNames(locked, invocation.getMethod(), invocation.getArguments(), target);
-        LockClient lockClient = client.getObject();
-        return locked.returns().invoke(invocation, new LockedCall(locked, lockClient, lockNames,
-                holderFor(locked, lockClient, lockNames)));
+        TypedLocks typed = locks.get();
+        List<RedisLock> held = lockNames.stream().map(name -> typed.lock(locked.type(), name, locked.name())).toList();
+        return locked.returns().invoke(invocation, new LockedCall(locked, typed.client(), held,
+                holderFor(locked, typed.client(), lockNames)));
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.distlock.spring;
 
+import io.distlock.core.FencedLock;
 import io.distlock.core.RedisLock;
 
 import java.time.Duration;
@@ -87,10 +88,18 @@ public final class LockContext {
     }
 
     /**
-     * @return the fencing token of this hold, for lock types that issue one; empty for the
-     *         others (reentrant locks issue none)
+     * Pass it to the storage the lock protects, which refuses tokens older than the newest it saw
+     * (see {@link FencedLock}).
+     *
+     * @return for {@code type = FENCED}, the token of this hold (of the first lock for a
+     *         collection key); empty for the kinds that issue none
      */
     public OptionalLong fencingToken() {
+        for (RedisLock lock : locks) {
+            if (lock instanceof FencedLock fenced) {
+                return OptionalLong.of(fenced.getToken(holderId));
+            }
+        }
         return OptionalLong.empty();
     }
 

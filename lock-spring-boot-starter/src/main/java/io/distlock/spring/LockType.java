@@ -1,8 +1,7 @@
 package io.distlock.spring;
 
 /**
- * The kind of lock a {@link DistributedLock} method takes. This version of the starter supports
- * {@link #REENTRANT}; methods asking for another kind are refused at startup with a message.
+ * The kind of lock a {@link DistributedLock} method takes; the {@code type} tag of its metrics.
  */
 public enum LockType {
     /** Reentrant exclusive lock (the default). */
@@ -15,6 +14,9 @@ public enum LockType {
     WRITE,
     /** Reentrant lock with a fencing token (see {@code LockContext}). */
     FENCED,
-    /** Lock on a majority of independent Redis masters ({@code distlock.redlock.nodes}). */
+    /**
+     * Lock on a majority of independent Redis masters ({@code distlock.redlock.nodes}; a method
+     * asking for it without nodes configured stops startup).
+     */
     RED_LOCK
 }

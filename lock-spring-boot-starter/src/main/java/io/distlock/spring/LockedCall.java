@@ -35,13 +35,13 @@ final class LockedCall {
     /**
      * @param method   what the annotation asks for
      * @param client   the lock client
-     * @param names    lock names, sorted
+     * @param locks    the locks, in acquisition (sorted) order
      * @param holderId who holds them
      */
-    LockedCall(LockedMethod method, LockClient client, List<String> names, String holderId) {
+    LockedCall(LockedMethod method, LockClient client, List<RedisLock> locks, String holderId) {
         this.method = method;
         this.client = client;
-        this.locks = names.stream().map(name -> client.getLock(name, method.name())).toList();
+        this.locks = List.copyOf(locks);
         this.all = new MultiLock(locks);
         this.holderId = holderId;
     }
@@ -56,8 +56,7 @@ final class LockedCall {
 
     /** @return the same locks for a holder of their own (e.g. a new subscription of a reactive result) */
     LockedCall forNewOperation() {
-        return new LockedCall(method, client, locks.stream().map(RedisLock::getName).toList(),
-                newOperationHolder(client));
+        return new LockedCall(method, client, locks, newOperationHolder(client));
     }
 
     /** @return what the annotation asks for */

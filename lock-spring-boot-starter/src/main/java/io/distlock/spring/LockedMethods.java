@@ -55,9 +55,9 @@ final class LockedMethods {
             return NOT_LOCKED;
         }
         String where = "@DistributedLock on " + targetClass.getSimpleName() + "." + method.getName();
-        if (lock.type() != LockType.REENTRANT) {
-            throw new IllegalStateException(where + ": type " + lock.type() + " is not available in this version of "
-                    + "distlock yet; use LockType.REENTRANT");
+        if (lock.type() == LockType.RED_LOCK && properties.getRedlock().getNodes().isEmpty()) {
+            throw new IllegalStateException(where + ": type RED_LOCK needs the independent Redis masters in "
+                    + "distlock.redlock.nodes (one URL per master, 3 or 5 in practice)");
         }
         Class<?> returns = method.getReturnType();
         if (lock.onFailure() == OnFailure.SKIP && returns.isPrimitive() && returns != void.class) {
@@ -68,7 +68,7 @@ final class LockedMethods {
         Expression key = lock.key().isBlank() ? null : parse(lock.key(), where);
         Duration wait = duration(lock.waitTime(), properties.getWaitTime(), "waitTime", where);
         Duration lease = duration(lock.leaseTime(), properties.getLeaseTime(), "leaseTime", where);
-        return Optional.of(new LockedMethod(name, key, wait, lease, lock.onFailure(),
+        return Optional.of(new LockedMethod(name, lock.type(), key, wait, lease, lock.onFailure(),
                 ReturnStrategy.forReturnType(returns, where)));
     }
 

@@ -246,9 +246,17 @@ class DistributedLockTest {
         }
     }
 
+    /** A RedLock method in an application without RedLock masters. */
+    public static class RedLockWithoutNodes {
+        @DistributedLock(key = "#id", type = LockType.RED_LOCK)
+        public void run(String id) {
+        }
+    }
+
     @Test
     void annotationsThatCannotWorkFailStartupNamingTheMethod() {
         assertStartupFails(Malformed.class, "Malformed.broken", "malformed");
+        assertStartupFails(RedLockWithoutNodes.class, "RedLockWithoutNodes.run", "distlock.redlock.nodes");
         assertStartupFails(PrimitiveSkip.class, "PrimitiveSkip.count", "SKIP");
         assertStartupFails(BadWait.class, "BadWait.run", "waitTime 'soon'");
     }
