@@ -13,3 +13,16 @@ create table stock (
     sku       varchar(32) primary key,
     available int         not null
 );
+
+create table prices (
+    list  varchar(32)    not null,
+    sku   varchar(32)    not null,
+    price decimal(10, 2) not null,
+    primary key (list, sku)
+);
+
+create table accounts (
+    id         varchar(32)    primary key,
+    balance    decimal(12, 2) not null,
+    last_token bigint         not null
+);

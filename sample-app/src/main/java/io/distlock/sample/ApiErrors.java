@@ -7,14 +7,19 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 
 /**
- * Maps lock and input failures to HTTP answers: a lock that stayed busy is a 409 the client may
- * retry, bad input a 400.
+ * Maps lock and input failures to HTTP answers: a lock that stayed busy, or a write refused for a
+ * stale fencing token, is a 409; bad input a 400.
  */
 @RestControllerAdvice
 class ApiErrors {
 
     @ExceptionHandler(LockAcquisitionException.class)
     ProblemDetail busy(LockAcquisitionException e) {
+        return ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, e.getMessage());
+    }
+
+    @ExceptionHandler(LedgerService.StaleTokenException.class)
+    ProblemDetail stale(LedgerService.StaleTokenException e) {
         return ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, e.getMessage());
     }
 

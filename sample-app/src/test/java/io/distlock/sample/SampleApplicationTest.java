@@ -4,18 +4,23 @@ import io.distlock.test.RedisExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
+import java.math.BigDecimal;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Starts the sample on a random port against a real Redis and uses it over HTTP, as the README
@@ -35,6 +40,9 @@ class SampleApplicationTest {
 
     @LocalServerPort
     int port;
+
+    @Autowired
+    LedgerService ledger;
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -61,6 +69,28 @@ class SampleApplicationTest {
     }
 
     @Test
+    void pricesUseTheReadWriteLockAndTheLedgerRefusesStaleTokens() throws Exception {
+        assertThat(get("/prices/retail/apple").body()).contains("\"price\":0.5");
+        assertThat(put("/prices/retail/apple?price=0.55").statusCode()).isEqualTo(200);
+        assertThat(get("/prices/retail/apple").body()).contains("\"price\":0.55");
+        assertThat(get("/prices/retail/kiwi").statusCode()).isEqualTo(400);
+
+        String first = post("/ledger/acme/entries?amount=10", null).body();
+        String second = post("/ledger/acme/entries?amount=5", null).body();
+        assertThat(second).contains("\"balance\":15");
+        assertThat(token(second)).isGreaterThan(token(first));
+        assertThatThrownBy(() -> ledger.write("acme", BigDecimal.ONE, token(first)))
+                .as("a stalled poster coming back with its old token").isInstanceOf(LedgerService.StaleTokenException.class);
+        assertThat(post("/ledger/acme/entries?amount=1", null).body()).contains("\"balance\":16");
+    }
+
+    private static long token(String json) {
+        Matcher token = Pattern.compile("\"token\":(\\d+)").matcher(json);
+        assertThat(token.find()).as(json).isTrue();
+        return Long.parseLong(token.group(1));
+    }
+
+    @Test
     void lockMetricsAndHealthAreExposedThroughTheActuator() throws Exception {
         post("/orders/7/process", null);
 
@@ -83,6 +113,12 @@ class SampleApplicationTest {
             request.header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json));
         }
         return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> put(String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+                .timeout(Duration.ofSeconds(30)).PUT(HttpRequest.BodyPublishers.noBody()).build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     private HttpResponse<String> get(String path) throws Exception {
