@@ -28,18 +28,19 @@ public record BenchmarkOptions(Optional<String> redisUri, int threads, int round
             "Options:",
             "  --redis-uri=URI        Redis to use, e.g. redis://127.0.0.1:6379 (only keys of this run are",
             "                         created and deleted). Default: start a local redis-server for the run.",
-            "  --threads=N            threads of the uncontended and contended scenarios (default 16)",
+            "  --threads=N            threads of every scenario but single (default 16)",
             "  --rounds=N             rounds per scenario (default 3). Each round measures distlock, then Redisson,",
             "                         then the ceiling with the same thread count, back to back; the report gives",
             "                         per-round ratios and their median over the rounds.",
             "  --warmup-seconds=S     warm-up before every measurement of every round (not only the first round),",
             "                         fractions allowed, 0 = none (default 2)",
             "  --seconds=S            length of each measurement, fractions allowed, e.g. 0.5 (default 5)",
-            "  --scenarios=LIST       comma-separated subset of uncontended,contended,single (default all)",
+            "  --scenarios=LIST       comma-separated subset of uncontended,contended,fair,read,multi,single",
+            "                         (default all)",
             "  --help                 print this text",
             "",
             "A run takes about scenarios x rounds x 3 measurements x (warm-up + measurement) seconds; with the",
-            "defaults 3 x 3 x 3 x 7 s, a little over 3 minutes.",
+            "defaults 6 x 3 x 3 x 7 s, a little over 6 minutes.",
             "");
 
     /** @return the options when none are given */

@@ -1,6 +1,9 @@
 package io.distlock.benchmarks;
 
 import io.distlock.core.LockClient;
+import io.distlock.core.MultiLock;
+
+import java.util.Arrays;
 
 import java.util.concurrent.locks.Lock;
 
@@ -30,6 +33,21 @@ final class DistlockBackend implements LockBackend {
     @Override
     public Lock lock(String name) {
         return client.getLock(name);
+    }
+
+    @Override
+    public Lock fairLock(String name) {
+        return client.getFairLock(name);
+    }
+
+    @Override
+    public Lock readLock(String name) {
+        return client.getReadWriteLock(name).readLock();
+    }
+
+    @Override
+    public Lock multiLock(String... names) {
+        return new MultiLock(Arrays.stream(names).map(client::getLock).toList());
     }
 
     @Override

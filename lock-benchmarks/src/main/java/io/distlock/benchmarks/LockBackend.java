@@ -14,6 +14,24 @@ public interface LockBackend extends AutoCloseable {
      */
     Lock lock(String name);
 
+    /**
+     * @param name lock name
+     * @return the fair (FIFO) lock of that name
+     */
+    Lock fairLock(String name);
+
+    /**
+     * @param name lock name
+     * @return the read half of the read-write lock of that name
+     */
+    Lock readLock(String name);
+
+    /**
+     * @param names names of the component locks
+     * @return one lock over all of them, all or nothing
+     */
+    Lock multiLock(String... names);
+
     /** Disconnects from Redis. */
     @Override
     void close();

@@ -4,11 +4,13 @@ import io.lettuce.core.RedisCredentials;
 import io.lettuce.core.RedisCredentialsProvider.ImmediateRedisCredentialsProvider;
 import io.lettuce.core.RedisURI;
 import org.redisson.Redisson;
+import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
 import org.redisson.config.Credentials;
 import org.redisson.config.SingleServerConfig;
 
+import java.util.Arrays;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -99,6 +101,22 @@ final class RedissonBackend implements LockBackend {
     @Override
     public Lock lock(String name) {
         return client.getLock(namePrefix + name);
+    }
+
+    @Override
+    public Lock fairLock(String name) {
+        return client.getFairLock(namePrefix + name);
+    }
+
+    @Override
+    public Lock readLock(String name) {
+        return client.getReadWriteLock(namePrefix + name).readLock();
+    }
+
+    @Override
+    public Lock multiLock(String... names) {
+        return client.getMultiLock(Arrays.stream(names).map(name -> client.getLock(namePrefix + name))
+                .toArray(RLock[]::new));
     }
 
     @Override

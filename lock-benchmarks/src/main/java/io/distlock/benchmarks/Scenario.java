@@ -1,7 +1,9 @@
 package io.distlock.benchmarks;
 
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.locks.Lock;
+import java.util.stream.Collectors;
 
 /**
  * A lock workload: how many threads run it, which locks they use, and what one step of a thread's
@@ -37,6 +39,50 @@ public enum Scenario {
                 lock.lock();
                 latencies.add(System.nanoTime() - start);
                 lock.unlock();
+            };
+        }
+    },
+
+    /** All threads take one fair lock in turn: hand-offs per second and the time inside lock(). */
+    FAIR("hand-offs/s", "all threads loop lock(); unlock() on one fair lock; counts acquisitions, "
+            + "latency = time inside lock()") {
+        @Override
+        TimedLoad.StepFactory steps(LockBackend backend) {
+            Lock lock = backend.fairLock("fair");
+            return worker -> latencies -> {
+                long start = System.nanoTime();
+                lock.lock();
+                latencies.add(System.nanoTime() - start);
+                lock.unlock();
+            };
+        }
+    },
+
+    /** All threads share the read lock of one read-write lock: read lock+unlock pairs per second. */
+    READ("pairs/s", "all threads loop lock(); unlock() on the read lock of one read-write lock; counts pairs") {
+        @Override
+        TimedLoad.StepFactory steps(LockBackend backend) {
+            return worker -> {
+                Lock lock = backend.readLock("read");
+                return latencies -> {
+                    lock.lock();
+                    lock.unlock();
+                };
+            };
+        }
+    },
+
+    /** Every thread takes a multi-lock over three keys of its own: all-or-nothing pairs per second. */
+    MULTI("pairs/s", "each thread loops lock(); unlock() on a multi-lock over 3 keys of its own; counts pairs") {
+        @Override
+        TimedLoad.StepFactory steps(LockBackend backend) {
+            return worker -> {
+                Lock lock = backend.multiLock("multi-" + worker + "-a", "multi-" + worker + "-b",
+                        "multi-" + worker + "-c");
+                return latencies -> {
+                    lock.lock();
+                    lock.unlock();
+                };
             };
         }
     },
@@ -110,7 +156,7 @@ public enum Scenario {
                 return scenario;
             }
         }
-        throw new IllegalArgumentException("unknown scenario '" + cliName + "'; expected one of uncontended, "
-                + "contended, single");
+        throw new IllegalArgumentException("unknown scenario '" + cliName + "'; expected one of "
+                + Arrays.stream(values()).map(Scenario::cliName).collect(Collectors.joining(", ")));
     }
 }

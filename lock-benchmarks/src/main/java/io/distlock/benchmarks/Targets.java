@@ -10,7 +10,8 @@ import java.util.function.ToDoubleFunction;
  * The issue's performance targets for distlock, checked against a report:
  * <ol>
  *   <li>uncontended: at least 2x Redisson's pairs/s and at least half the ceiling in pairs/s;</li>
- *   <li>contended: at least 2x Redisson's hand-offs/s, and a lower p99 time inside {@code lock()}.</li>
+ *   <li>contended: at least 2x Redisson's hand-offs/s, and a lower p99 time inside {@code lock()};</li>
+ *   <li>fair: not slower than Redisson's fair lock (hand-offs/s at the same thread count).</li>
  * </ol>
  * Ratios are the medians of the per-round ratios; p99s are the medians of the per-round p99s.
  * Targets of scenarios that were not run are left out.
@@ -37,6 +38,8 @@ final class Targets {
                     result, RoundResult::distlockPerRedisson, 2.0));
             checks.add(lowerP99(result));
         });
+        report.result(Scenario.FAIR).ifPresent(result -> checks.add(atLeast(
+                "(3) fair: distlock >= 1x redisson fair hand-offs/s", result, RoundResult::distlockPerRedisson, 1.0)));
         return checks;
     }
 

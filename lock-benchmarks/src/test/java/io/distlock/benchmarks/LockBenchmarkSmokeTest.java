@@ -37,11 +37,14 @@ class LockBenchmarkSmokeTest {
         assertThat(report.result(Scenario.CONTENDED).orElseThrow().latency(RoundResult::distlock)).isPresent();
         assertThat(report.result(Scenario.CONTENDED).orElseThrow().latency(RoundResult::redisson)).isPresent();
         assertThat(report.result(Scenario.SINGLE).orElseThrow().latency(RoundResult::redisson)).isPresent();
+        assertThat(report.result(Scenario.FAIR).orElseThrow().latency(RoundResult::distlock)).isPresent();
 
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
         new ReportPrinter(new PrintStream(printed, true, StandardCharsets.UTF_8)).print(report);
         assertThat(printed.toString(StandardCharsets.UTF_8))
                 .contains("| uncontended (4 threads) |", "| contended (4 threads) |", "| single (1 thread) |")
+                .contains("| fair (4 threads) |", "| read (4 threads) |", "| multi (4 threads) |")
+                .containsPattern("(PASS|MISS): \\(3\\) fair: distlock >= 1x redisson")
                 .contains("- uncontended r1: ", "- contended r2: ", "- single r2: ")
                 .containsPattern("(PASS|MISS): \\(2\\) contended: distlock p99");
     }
