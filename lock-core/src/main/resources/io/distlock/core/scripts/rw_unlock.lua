@@ -28,23 +28,22 @@ if count > 0 then
     return count
 end
 redis.call('hdel', KEYS[1], field)
+local readers
 if ARGV[3] == 'read' then
     redis.call('zrem', KEYS[2], ARGV[1])
-end
-local writers, readers = 0, 0
-for _, name in ipairs(redis.call('hkeys', KEYS[1])) do
-    local kind = string.sub(name, 1, 2)
-    if kind == 'w:' then
-        writers = writers + 1
-    elseif kind == 'r:' then
-        readers = readers + 1
+    readers = redis.call('zcard', KEYS[2])
+    if readers > 0 or redis.call('hget', KEYS[1], 'mode') == 'write' then
+        return 0  -- other readers, or the writer that downgraded, still hold it
+    end
+else
+    readers = redis.call('zcard', KEYS[2])
+    if readers > 0 then
+        -- The writer downgraded: only read holds are left, so readers may come in.
+        redis.call('hset', KEYS[1], 'mode', 'read')
+        redis.call(ARGV[5], KEYS[3], ARGV[4])
+        return 0
     end
 end
-if writers == 0 and readers == 0 then
-    redis.call('del', KEYS[1], KEYS[2])
-    redis.call(ARGV[5], KEYS[3], ARGV[4])
-elseif writers == 0 and redis.call('hget', KEYS[1], 'mode') == 'write' then
-    redis.call('hset', KEYS[1], 'mode', 'read')
-    redis.call(ARGV[5], KEYS[3], ARGV[4])
-end
+redis.call('del', KEYS[1], KEYS[2])
+redis.call(ARGV[5], KEYS[3], ARGV[4])
 return 0
