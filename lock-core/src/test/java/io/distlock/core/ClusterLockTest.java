@@ -130,6 +130,30 @@ class ClusterLockTest {
     }
 
     @Test
+    void everyLockKindWorksOnTheCluster() throws Exception {
+        LockClient client = clients.openCluster(cluster, b -> { });
+        LockClient other = clients.openCluster(cluster, b -> { });
+        for (int i = 0; i < 20; i++) {  // names on every node
+            String name = "fair:" + i;
+            RedisLock fair = client.getFairLock(name);
+            fair.lock();
+            assertThat(CompletableFuture.supplyAsync(() -> other.getFairLock(name).tryLock())
+                    .get(10, TimeUnit.SECONDS)).isFalse();
+            fair.unlock();
+            RedisReadWriteLock rw = client.getReadWriteLock("rw:" + i);
+            rw.writeLock().lock();
+            rw.readLock().lock();
+            rw.writeLock().unlock();
+            rw.readLock().unlock();
+            FencedLock fenced = client.getFencedLock("fenced:" + i);
+            assertThat(fenced.lockAndGetToken()).isPositive();
+            fenced.unlock();
+        }
+        long keys = cluster.nodes().stream().mapToLong(node -> Long.parseLong(node.commandString("DBSIZE"))).sum();
+        assertThat(keys).as("only the 20 fence counters are left").isEqualTo(20);
+    }
+
+    @Test
     void clientsOnSeveralThreadsNeverOverlap() throws Exception {
         List<LockClient> lockClients = List.of(clients.openCluster(cluster, b -> { }),
                 clients.openCluster(cluster, b -> { }));

@@ -9,7 +9,7 @@ import java.util.concurrent.TimeUnit;
  * it, which makes it a waiter to kill.
  *
  * <p>Arguments: Redis URI, lock name, watchdog timeout in milliseconds, and optionally
- * {@code fair} for the fair lock of that name.
+ * {@code fair} for the fair lock of that name or {@code read} for its read-write lock's read half.
  */
 public final class LockHolderMain {
 
@@ -21,8 +21,12 @@ public final class LockHolderMain {
                 .redisUri(args[0])
                 .watchdogTimeout(Duration.ofMillis(Long.parseLong(args[2])))
                 .build();
-        RedisLock lock = args.length > 3 && args[3].equals("fair") ? client.getFairLock(args[1])
-                : client.getLock(args[1]);
+        String kind = args.length > 3 ? args[3] : "reentrant";
+        RedisLock lock = switch (kind) {
+            case "fair" -> client.getFairLock(args[1]);
+            case "read" -> client.getReadWriteLock(args[1]).readLock();
+            default -> client.getLock(args[1]);
+        };
         lock.lock();
         System.out.println("LOCKED " + client.clientId());
         System.out.flush();

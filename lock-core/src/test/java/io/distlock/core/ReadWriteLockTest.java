@@ -1,5 +1,6 @@
 package io.distlock.core;
 
+import io.distlock.test.JavaProcess;
 import io.distlock.test.RedisExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -123,15 +124,17 @@ class ReadWriteLockTest {
     }
 
     @Test
-    void aDeadReadersHoldEndsWithItsOwnLeaseWhileOthersKeepReading() throws Exception {
-        LockClient dying = clients.open(redis.server(), b -> b.watchdogTimeout(WATCHDOG));
+    void aKilledReadersHoldEndsWithItsOwnLeaseWhileOthersKeepReading() throws Exception {
         RedisReadWriteLock live = clients.open(redis.server(), b -> b.watchdogTimeout(WATCHDOG))
                 .getReadWriteLock("readers");
         RedisReadWriteLock writer = clients.open(redis.server()).getReadWriteLock("readers");
 
-        dying.getReadWriteLock("readers").readLock().lock();
-        live.readLock().lock();
-        dying.close();  // the reader's process is gone: nobody renews its hold any more
+        try (JavaProcess reader = JavaProcess.start(LockHolderMain.class, redis.server().uri(), "readers",
+                Long.toString(WATCHDOG.toMillis()), "read")) {
+            reader.awaitLine("LOCKED", Duration.ofSeconds(30));
+            live.readLock().lock();
+            reader.kill();  // nobody renews its hold any more
+        }
         long past = System.nanoTime() + WATCHDOG.multipliedBy(3).toNanos();
         awaitTrue("the dead reader's lease ended, the live one renewed", Duration.ofSeconds(10),
                 () -> System.nanoTime() > past);
