@@ -77,14 +77,26 @@ public final class MultiLock implements RedisLock {
         acquireAll(Long.MAX_VALUE, -1);
     }
 
+    /** Tries every component once, like {@link java.util.concurrent.locks.Lock#tryLock()}: no interrupt. */
     @Override
     public boolean tryLock() {
+        int held = 0;
         try {
-            return acquireAll(0, -1);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            for (RedisLock lock : locks) {
+                if (!lock.tryLock()) {
+                    break;
+                }
+                held++;
+            }
+        } catch (RuntimeException e) {
+            releaseFirst(held, e);
+            throw e;
+        }
+        if (held < locks.size()) {
+            releaseFirst(held, null);
             return false;
         }
+        return true;
     }
 
     @Override
@@ -99,7 +111,9 @@ public final class MultiLock implements RedisLock {
     }
 
     /**
-     * Releases every lock, last acquired first; all are tried even if some fail.
+     * Releases every lock, last acquired first; all are tried even if some fail. A component
+     * release Redis did not confirm is sent once more; unlike a single lock's, a failed
+     * {@code unlock()} of a MultiLock must not be called again.
      *
      * @throws IllegalMonitorStateException (or {@link LockLostException}, {@link LockException}) the
      *                                      first failure, later ones suppressed in it
@@ -210,20 +224,25 @@ public final class MultiLock implements RedisLock {
         try {
             for (RedisLock lock : locks) {
                 if (!lock.tryLock(remainingMillis(deadline), leaseMillis, TimeUnit.MILLISECONDS)) {
-                    releaseFirst(held, null);
-                    return false;
+                    break;
                 }
                 held++;
             }
-            return true;
         } catch (InterruptedException | RuntimeException e) {
             releaseFirst(held, e);
             throw e;
         }
+        if (held < locks.size()) {
+            releaseFirst(held, null);
+            return false;
+        }
+        return true;
     }
 
     /**
-     * Releases components {@code count-1 .. 0} of the calling thread.
+     * Releases components {@code count-1 .. 0} of the calling thread, each once (a release Redis
+     * did not confirm is sent once more, which is safe). Do not call it again after a failure: the
+     * components that were released would be released twice.
      *
      * @param primary a failure already on its way to the caller: release failures are suppressed
      *                in it; if {@code null}, the first release failure is thrown
@@ -232,7 +251,7 @@ public final class MultiLock implements RedisLock {
         RuntimeException first = null;
         for (int i = count - 1; i >= 0; i--) {
             try {
-                locks.get(i).unlock();
+                unlockRetryingOnce(locks.get(i));
             } catch (RuntimeException e) {
                 if (primary != null) {
                     primary.addSuppressed(e);
@@ -245,6 +264,20 @@ public final class MultiLock implements RedisLock {
         }
         if (first != null) {
             throw first;
+        }
+    }
+
+    private static void unlockRetryingOnce(RedisLock lock) {
+        try {
+            lock.unlock();
+        } catch (LockException unconfirmed) {
+            try {
+                lock.unlock();
+            } catch (LockException again) {
+                again.addSuppressed(unconfirmed);
+                throw new LockException("Redis did not confirm the release of " + lock.getName() + " of a MultiLock; it "
+                        + "ends with its lease (do not call unlock() on the MultiLock again)", again);
+            }
         }
     }
 

@@ -2,7 +2,7 @@ package io.distlock.core;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
+import java.util.ArrayDeque;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
@@ -46,8 +46,11 @@ public final class RedLock implements RedisLock {
     private final List<RedisLock> locks;
     private final int quorum;
     private final Duration attemptTimeout;
-    /** Per holder, how many times each master granted it the lock (to release exactly those). */
-    private final ConcurrentHashMap<String, int[]> granted = new ConcurrentHashMap<>();
+    /**
+     * Per holder, the masters that granted each of its holds, latest last: an unlock releases
+     * exactly the masters of the hold it ends (re-entries may be granted by other masters).
+     */
+    private final ConcurrentHashMap<String, ArrayDeque<boolean[]>> granted = new ConcurrentHashMap<>();
 
     /**
      * @param locks the lock of the same name on each independent master (at least 1; 3 or 5 in
@@ -93,18 +96,7 @@ public final class RedLock implements RedisLock {
 
     @Override
     public void lock(long leaseTime, TimeUnit unit) {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                await(acquire(Long.MAX_VALUE, unit.toMillis(leaseTime), threadHolder()));
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        awaitUninterruptibly(acquire(Long.MAX_VALUE, unit.toMillis(leaseTime), threadHolder()));
     }
 
     @Override
@@ -114,12 +106,7 @@ public final class RedLock implements RedisLock {
 
     @Override
     public boolean tryLock() {
-        try {
-            return await(acquire(0, -1, threadHolder()));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
+        return awaitUninterruptibly(acquire(0, -1, threadHolder()));
     }
 
     @Override
@@ -172,8 +159,8 @@ public final class RedLock implements RedisLock {
     /** @return how many times the calling thread holds the lock (re-entries count) */
     @Override
     public int getHoldCount() {
-        int[] counts = granted.get(threadHolder());
-        return counts == null ? 0 : Arrays.stream(counts).max().orElse(0);
+        ArrayDeque<boolean[]> holds = granted.get(threadHolder());
+        return holds == null ? 0 : holds.size();
     }
 
     /** @return the time to live a majority of masters still grant, in ms; {@code -2} if no majority */
@@ -212,53 +199,59 @@ public final class RedLock implements RedisLock {
         return acquire(unit.toMillis(waitTime), unit.toMillis(leaseTime), holderId);
     }
 
-    /** Releases one hold of the holder on every master that granted it. */
+    /**
+     * Releases the holder's latest hold on every master that granted it (a release a master did
+     * not confirm is sent once more, which is safe).
+     *
+     * @return fails with {@link IllegalMonitorStateException} if the holder holds nothing, with
+     *         {@link LockLostException} if a majority no longer had it, with {@link LockException}
+     *         if too few masters confirmed (the rest end with their lease)
+     */
     @Override
     public CompletableFuture<Void> unlockAsync(String holderId) {
         Objects.requireNonNull(holderId, "holderId must not be null");
-        boolean[] releasing = new boolean[locks.size()];
-        int[] left = granted.computeIfPresent(holderId, (holder, counts) -> {
-            int[] next = counts.clone();
-            for (int i = 0; i < next.length; i++) {
-                if (next[i] > 0) {
-                    next[i]--;
-                    releasing[i] = true;
-                }
-            }
-            return Arrays.stream(next).allMatch(count -> count == 0) ? null : next;
+        boolean[][] popped = new boolean[1][];
+        granted.computeIfPresent(holderId, (holder, holds) -> {
+            popped[0] = holds.pollLast();
+            return holds.isEmpty() ? null : holds;
         });
-        boolean any = false;
-        for (boolean release : releasing) {
-            any |= release;
-        }
-        if (!any && left == null) {
+        boolean[] held = popped[0];
+        if (held == null) {
             return CompletableFuture.failedFuture(new IllegalMonitorStateException(getName() + " is not held by "
                     + (holderId.equals(threadHolder()) ? "the current thread" : "holder '" + holderId + "'")));
         }
-        AtomicInteger released = new AtomicInteger();
+        AtomicInteger confirmed = new AtomicInteger();
+        AtomicInteger lost = new AtomicInteger();
         List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
         List<CompletableFuture<Void>> releases = new ArrayList<>();
         for (int i = 0; i < locks.size(); i++) {
-            if (releasing[i]) {
-                releases.add(unlockQuietly(locks.get(i), holderId).handle((ok, error) -> {
+            if (held[i]) {
+                releases.add(release(locks.get(i), holderId).handle((ok, error) -> {
                     if (error == null) {
-                        released.incrementAndGet();
+                        confirmed.incrementAndGet();
                     } else {
-                        failures.add(unwrap(error));
+                        Throwable cause = unwrap(error);
+                        if (cause instanceof IllegalMonitorStateException) {
+                            lost.incrementAndGet();
+                        }
+                        failures.add(cause);
                     }
                     return null;
                 }));
             }
         }
         return CompletableFuture.allOf(releases.toArray(CompletableFuture[]::new)).thenCompose(ignored -> {
-            if (released.get() >= quorum) {
+            if (confirmed.get() >= quorum) {
                 return CompletableFuture.completedFuture(null);
             }
-            LockLostException lost = new LockLostException(getName(), "Only " + released.get() + " of "
-                    + locks.size() + " masters still held " + getName() + " at unlock (a majority is " + quorum
-                    + "): another holder may have had it meanwhile");
-            failures.forEach(lost::addSuppressed);
-            return CompletableFuture.failedFuture(lost);
+            RuntimeException failure = lost.get() > locks.size() - quorum
+                    ? new LockLostException(getName(), "Only " + confirmed.get() + " of " + locks.size()
+                    + " masters still held " + getName() + " at unlock (a majority is " + quorum
+                    + "): another holder may have had it meanwhile")
+                    : new LockException("Only " + confirmed.get() + " of " + locks.size() + " masters confirmed the "
+                    + "release of " + getName() + "; the others' holds end with their lease");
+            failures.forEach(failure::addSuppressed);
+            return CompletableFuture.failedFuture(failure);
         });
     }
 
@@ -288,6 +281,9 @@ public final class RedLock implements RedisLock {
         }
 
         void run() {
+            if (outcome.isDone()) {
+                return;  // ended by the caller: no further round
+            }
             long start = System.nanoTime();
             long timeout = attemptTimeoutMillis(leaseMillis);
             List<CompletableFuture<Boolean>> attempts = new ArrayList<>(locks.size());
@@ -316,11 +312,11 @@ public final class RedLock implements RedisLock {
             long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             boolean valid = leaseMillis <= 0 || leaseMillis - elapsedMillis - (leaseMillis / 100 + 2) > 0;
             if (grants >= quorum && valid && !outcome.isDone()) {
-                record(held, +1);
+                record(held);
                 if (outcome.complete(true)) {
                     return;
                 }
-                record(held, -1); // ended by the caller meanwhile: give back below
+                unrecord(held); // ended by the caller meanwhile: give back below
             }
             releaseAll(held).whenComplete((ok, error) -> {
                 long remaining = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
@@ -336,13 +332,18 @@ public final class RedLock implements RedisLock {
             });
         }
 
-        private void record(boolean[] held, int delta) {
-            granted.compute(holderId, (holder, counts) -> {
-                int[] next = counts == null ? new int[locks.size()] : counts.clone();
-                for (int i = 0; i < next.length; i++) {
-                    next[i] += held[i] ? delta : 0;
-                }
-                return Arrays.stream(next).allMatch(count -> count == 0) ? null : next;
+        private void record(boolean[] held) {
+            granted.compute(holderId, (holder, holds) -> {
+                ArrayDeque<boolean[]> next = holds == null ? new ArrayDeque<>() : holds;
+                next.addLast(held);
+                return next;
+            });
+        }
+
+        private void unrecord(boolean[] held) {
+            granted.computeIfPresent(holderId, (holder, holds) -> {
+                holds.removeLastOccurrence(held);
+                return holds.isEmpty() ? null : holds;
             });
         }
 
@@ -350,7 +351,7 @@ public final class RedLock implements RedisLock {
             List<CompletableFuture<Void>> releases = new ArrayList<>();
             for (int i = 0; i < held.length; i++) {
                 if (held[i]) {
-                    releases.add(unlockQuietly(locks.get(i), holderId).handle((ok, error) -> null));
+                    releases.add(release(locks.get(i), holderId).handle((ok, error) -> null));
                 }
             }
             return CompletableFuture.allOf(releases.toArray(CompletableFuture[]::new));
@@ -365,14 +366,34 @@ public final class RedLock implements RedisLock {
         return leaseMillis > 0 ? Math.max(1, Math.min(cap, leaseMillis / 10)) : cap;
     }
 
+    private boolean awaitUninterruptibly(CompletableFuture<Boolean> acquiring) {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return acquiring.get();
+                } catch (InterruptedException e) {
+                    interrupted = true;  // keep waiting for the same acquisition
+                } catch (ExecutionException e) {
+                    throw unchecked(e.getCause());
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
     private boolean await(CompletableFuture<Boolean> acquiring) throws InterruptedException {
+        String holder = threadHolder();
         try {
             return acquiring.get();
         } catch (InterruptedException e) {
             acquiring.cancel(false);
             acquiring.thenAccept(acquired -> {
                 if (acquired) {
-                    unlockAsync(threadHolder());
+                    unlockAsync(holder);  // acquired just as we gave up: give it back
                 }
             });
             throw e;
@@ -395,7 +416,13 @@ public final class RedLock implements RedisLock {
         return waitNanos >= Long.MAX_VALUE - now ? Long.MAX_VALUE : now + waitNanos;
     }
 
-    private static CompletableFuture<Void> unlockQuietly(RedisLock lock, String holderId) {
+    /** Releases one master's hold; a release the master did not confirm is sent once more (safe). */
+    private static CompletableFuture<Void> release(RedisLock lock, String holderId) {
+        return unlockOnce(lock, holderId).exceptionallyCompose(error -> unwrap(error) instanceof LockException
+                ? unlockOnce(lock, holderId) : CompletableFuture.failedFuture(error));
+    }
+
+    private static CompletableFuture<Void> unlockOnce(RedisLock lock, String holderId) {
         try {
             return lock.unlockAsync(holderId);
         } catch (RuntimeException e) {

@@ -145,6 +145,20 @@ class ReadWriteLockTest {
     }
 
     @Test
+    void locksOfOtherKindsUnderTheSameNameExcludeEachOther() throws Exception {
+        LockClient client = clients.open(redis.server());
+        RedisLock plain = client.getLock("shared-name");
+        plain.lock();
+        RedisReadWriteLock rw = clients.open(redis.server()).getReadWriteLock("shared-name");
+        assertThat(tryIn(rw.readLock(), 200)).isFalse();
+        assertThat(tryIn(rw.writeLock(), 200)).isFalse();
+        plain.unlock();
+        rw.readLock().lock();
+        assertThat(tryIn(client.getLock("shared-name"), 200)).isFalse();
+        rw.readLock().unlock();
+    }
+
+    @Test
     void theWatchdogRenewsReadersAndWritersAndEventsNameTheHalf() throws Exception {
         RecordingListener events = new RecordingListener();
         RedisReadWriteLock lock = clients.open(redis.server(), b -> b.watchdogTimeout(WATCHDOG).listener(events))

@@ -92,6 +92,28 @@ class RedLockTest {
         assertThat(redis.servers()).allSatisfy(server -> assertThat(keysOn(server, "async")).isZero());
     }
 
+    /**
+     * The outer hold was granted by masters 0 and 1, the re-entry by 1 and 2: releasing the
+     * re-entry must not free master 0, which only the outer hold has.
+     */
+    @Test
+    void releasingAReEntryGrantedByOtherMastersKeepsTheOuterHold() throws Exception {
+        RedLock lock = redLock("nested");
+        // Paused, not stopped: a restarted master without persistence would forget its grant.
+        redis.server(2).pause();
+        assertThat(lock.tryLock(3, 10, TimeUnit.SECONDS)).isTrue();
+        redis.server(2).resume();
+        redis.server(0).pause();
+        assertThat(lock.tryLock(3, 10, TimeUnit.SECONDS)).as("re-entry on masters 1 and 2").isTrue();
+        redis.server(0).resume();
+
+        lock.unlock();
+        assertThat(keysOn(redis.server(0), "nested")).as("the outer hold keeps master 0").isEqualTo(1);
+        assertThat(lock.isHeldByCurrentThread()).isTrue();
+        lock.unlock();
+        assertThat(redis.servers()).allSatisfy(server -> assertThat(keysOn(server, "nested")).isZero());
+    }
+
     @Test
     void badArguments() {
         assertThatThrownBy(() -> new RedLock(null, List.of())).isInstanceOf(IllegalArgumentException.class);

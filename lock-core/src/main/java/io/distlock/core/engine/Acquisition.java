@@ -277,10 +277,10 @@ final class Acquisition {
 
     private void finish(LockEvent.Failure failure, Throwable error) {
         leaveChannel(true);
+        leaveQueue();  // also after an abandon: an attempt in flight then may have queued us again
         if (!state.compareAndSet(RUNNING, DONE)) {
             return;
         }
-        leaveQueue();
         engine.events().acquireFailed(id, protocol.type(), holderId, startNanos, waited(), failure, error);
         if (error != null) {
             outcome.completeExceptionally(RedisFailures.translate("acquire lock '" + id.name() + "'", error));
@@ -300,6 +300,7 @@ final class Acquisition {
         if (passOnWakeUp && wokenByRelease) {
             channel.wakeOne();
         }
+        channel.forget(holderId);
         engine.subscriptions().leave(channel);
         channel = null;
     }

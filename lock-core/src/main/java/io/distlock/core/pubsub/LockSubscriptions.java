@@ -27,10 +27,11 @@ public final class LockSubscriptions<T> {
     public static final String WAKE_ONE = "0";
     /**
      * Message that wakes every local waiter (a lock that admits many, such as readers, became
-     * free). Any message other than this and {@link #WAKE_ONE} names the one waiter (its holder id)
-     * to wake.
+     * free).
      */
     public static final String WAKE_ALL = "*";
+    /** Prefix of a message that names the one waiter to wake: {@code @<holder id>} (fair locks). */
+    public static final String WAKE_HOLDER = "@";
 
     private final RedisPubSubAsyncCommands<String, String> commands;
     private final boolean sharded;
@@ -77,12 +78,12 @@ public final class LockSubscriptions<T> {
         if (waiters == null) {
             return;
         }
-        if (WAKE_ALL.equals(message)) {
+        if (message.startsWith(WAKE_HOLDER)) {
+            waiters.wake(message.substring(WAKE_HOLDER.length()));  // a fair lock names whose turn it is
+        } else if (WAKE_ALL.equals(message)) {
             waiters.wakeAll();
-        } else if (WAKE_ONE.equals(message)) {
-            waiters.wakeOne();
         } else {
-            waiters.wake(message);  // a fair lock names the waiter whose turn it is
+            waiters.wakeOne();
         }
     }
 

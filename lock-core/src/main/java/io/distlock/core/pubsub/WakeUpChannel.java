@@ -134,14 +134,27 @@ public final class WakeUpChannel<T> {
     }
 
     /**
-     * Wakes every sleeper (the lock may admit many at once, like readers), or keeps the wake-up
-     * for the next one if nobody sleeps.
+     * Wakes every sleeper (the lock may admit many at once, like readers) and keeps a wake-up for
+     * the next one to sleep: it may be one whose attempt was on its way while the lock was freed.
      */
     public void wakeAll() {
-        if (takeFirst(Wake.RELEASED, true) != null) {
-            while (takeFirst(Wake.RELEASED, false) != null) {
-                // woke one more
-            }
+        while (takeFirst(Wake.RELEASED, true) != null) {
+            // woke one more
+        }
+    }
+
+    /**
+     * Forgets a wake-up kept for this id ({@link #wake(String)} before it slept): its
+     * acquisition ended, and a later one must not be woken by an old message.
+     *
+     * @param id a sleeper's id
+     */
+    public void forget(String id) {
+        lock.lock();
+        try {
+            pendingById.remove(id);
+        } finally {
+            lock.unlock();
         }
     }
 

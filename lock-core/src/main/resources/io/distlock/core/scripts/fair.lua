@@ -3,7 +3,7 @@
 -- A waiter whose deadline passed (its process died) is dropped from the head of the queue, so it
 -- holds up the ones behind it for at most one slot timeout once the lock is free. Releases wake
 -- only the next two waiters (the next, and the one that takes over if the next is gone), each on
--- its client's channel, with its holder id as the message.
+-- its client's channel, with '@' and its holder id as the message.
 --
 -- KEYS[1]  lock hash: field = holder id, value = hold count (as lock.lua)
 -- KEYS[2]  queue: list of waiting holder ids, first = next
@@ -51,7 +51,7 @@ end
 local function notify(waiter)
     local suffix = redis.call('hget', KEYS[4], waiter)
     if suffix then
-        redis.call(ARGV[5], ARGV[4] .. suffix, waiter)
+        redis.call(ARGV[5], ARGV[4] .. suffix, '@' .. waiter)
     end
 end
 

@@ -12,7 +12,8 @@
 -- ARGV[4]  'read' or 'write'
 --
 -- Returns  {1, holdCount}  acquired
---          {0, ttlMillis}  held in the other mode by someone else
+--          {0, ttlMillis}  held in the other mode by someone else (or by a lock of another kind
+--                          under the same name); ttlMillis bounds the caller's sleep
 --          {-1}            write asked by a holder that holds only the read lock (refused)
 local time = redis.call('time')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
@@ -57,6 +58,10 @@ local function grant()
 end
 
 if not mode then
+    if redis.call('exists', KEYS[1]) == 1 then
+        -- Held by a lock of another kind under the same name: kinds exclude each other.
+        return {0, redis.call('pttl', KEYS[1])}
+    end
     redis.call('hset', KEYS[1], 'mode', ARGV[4])
     return grant()
 end
@@ -72,5 +77,12 @@ if writer then
 end
 if redis.call('hexists', KEYS[1], 'r:' .. ARGV[2]) == 1 then
     return {-1}
+end
+if mode == 'read' then
+    -- Wait for the first reader's lease to end at the latest (a dead reader goes then).
+    local first = redis.call('zrange', KEYS[2], 0, 0, 'withscores')
+    if first[2] then
+        return {0, math.max(1, tonumber(first[2]) - now)}
+    end
 end
 return {0, redis.call('pttl', KEYS[1])}

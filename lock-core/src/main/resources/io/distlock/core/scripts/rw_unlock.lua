@@ -28,9 +28,18 @@ if count > 0 then
     return count
 end
 redis.call('hdel', KEYS[1], field)
-local readers
 if ARGV[3] == 'read' then
     redis.call('zrem', KEYS[2], ARGV[1])
+end
+-- Readers whose own lease ended (their process died) do not count.
+local time = redis.call('time')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+for _, reader in ipairs(redis.call('zrangebyscore', KEYS[2], '-inf', now)) do
+    redis.call('hdel', KEYS[1], 'r:' .. reader)
+end
+redis.call('zremrangebyscore', KEYS[2], '-inf', now)
+local readers
+if ARGV[3] == 'read' then
     readers = redis.call('zcard', KEYS[2])
     if readers > 0 or redis.call('hget', KEYS[1], 'mode') == 'write' then
         return 0  -- other readers, or the writer that downgraded, still hold it
