@@ -130,6 +130,8 @@ class LockTypesTest {
             MeterRegistry registry = context.getBean(MeterRegistry.class);
             assertThat(type(registry, "Prices.post")).isEqualTo("fenced");
             assertThat(type(registry, "Prices.take")).isEqualTo("fair");
+            assertThat(registry.get("distlock.acquire").tag("name", "Prices.redlock").tag("type", "red_lock")
+                    .tag("result", "acquired").timer().count()).as("one per master").isEqualTo(3);
         });
     }
 

@@ -10,6 +10,7 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -33,14 +34,28 @@ public class DistLockMetrics implements MeterBinder, LockListener {
 
     private static final System.Logger LOG = System.getLogger(DistLockMetrics.class.getName());
 
+    /** The {@code type} tag of the holds of RedLock masters. */
+    public static final String RED_LOCK_TYPE = "red_lock";
+
     private final LockClient client;
+    private final List<LockClient> redLockMasters;
     private final Map<MeterKey, LockMeters> meters = new ConcurrentHashMap<>();
     private final AtomicBoolean bound = new AtomicBoolean();
     private volatile MeterRegistry registry;
 
     /** @param client the client whose locks are measured */
     public DistLockMetrics(LockClient client) {
+        this(client, List.of());
+    }
+
+    /**
+     * @param client         the client whose locks are measured
+     * @param redLockMasters the clients of RedLock's masters: their holds are counted with type
+     *                       {@value #RED_LOCK_TYPE}, one per master a RedLock call involves
+     */
+    public DistLockMetrics(LockClient client, List<LockClient> redLockMasters) {
         this.client = client;
+        this.redLockMasters = List.copyOf(redLockMasters);
     }
 
     /**
@@ -56,10 +71,12 @@ public class DistLockMetrics implements MeterBinder, LockListener {
             return;
         }
         this.registry = registry;
-        Gauge.builder("distlock.watchdog.locks", client, LockClient::watchdogHoldCount)
+        Gauge.builder("distlock.watchdog.locks", this, DistLockMetrics::watchdogHolds)
                 .description("Holds whose lease the watchdog keeps renewing")
                 .register(registry);
         client.addListener(this);
+        LockListener asRedLock = new RetypedEvents(this, RED_LOCK_TYPE);
+        redLockMasters.forEach(master -> master.addListener(asRedLock));
     }
 
     @Override
@@ -122,6 +139,10 @@ public class DistLockMetrics implements MeterBinder, LockListener {
         LockMeters m = meters(event);
         m.active.decrementAndGet();
         m.lost.increment();
+    }
+
+    private double watchdogHolds() {
+        return client.watchdogHoldCount() + redLockMasters.stream().mapToInt(LockClient::watchdogHoldCount).sum();
     }
 
     private LockMeters meters(LockEvent event) {

@@ -2,12 +2,16 @@ package io.distlock.spring.metrics;
 
 import io.distlock.core.LockClient;
 import io.distlock.spring.DistLockAutoConfiguration;
+import io.distlock.spring.RedLockNodes;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
+
+import java.util.List;
 
 /**
  * Registers {@link DistLockMetrics} when the application has a Micrometer {@link MeterRegistry}
@@ -23,11 +27,13 @@ public class DistLockMetricsAutoConfiguration {
 
     /**
      * @param client the lock client to measure
+     * @param nodes  RedLock's masters, if any, measured with type {@code red_lock}
      * @return the binder
      */
     @Bean
     @ConditionalOnMissingBean
-    public DistLockMetrics distLockMetrics(LockClient client) {
-        return new DistLockMetrics(client);
+    public DistLockMetrics distLockMetrics(LockClient client, ObjectProvider<RedLockNodes> nodes) {
+        RedLockNodes masters = nodes.getIfAvailable();
+        return new DistLockMetrics(client, masters == null ? List.of() : masters.clients());
     }
 }
