@@ -33,13 +33,7 @@ public enum Scenario {
             + "latency = time inside lock()") {
         @Override
         TimedLoad.StepFactory steps(LockBackend backend) {
-            Lock lock = backend.lock("contended");
-            return worker -> latencies -> {
-                long start = System.nanoTime();
-                lock.lock();
-                latencies.add(System.nanoTime() - start);
-                lock.unlock();
-            };
+            return handOffs(backend.lock("contended"));
         }
     },
 
@@ -48,13 +42,7 @@ public enum Scenario {
             + "latency = time inside lock()") {
         @Override
         TimedLoad.StepFactory steps(LockBackend backend) {
-            Lock lock = backend.fairLock("fair");
-            return worker -> latencies -> {
-                long start = System.nanoTime();
-                lock.lock();
-                latencies.add(System.nanoTime() - start);
-                lock.unlock();
-            };
+            return handOffs(backend.fairLock("fair"));
         }
     },
 
@@ -144,6 +132,16 @@ public enum Scenario {
      * @return the loop body of each worker thread
      */
     abstract TimedLoad.StepFactory steps(LockBackend backend);
+
+    /** All threads loop lock(); unlock() on one shared lock, timing the wait inside lock(). */
+    private static TimedLoad.StepFactory handOffs(Lock lock) {
+        return worker -> latencies -> {
+            long start = System.nanoTime();
+            lock.lock();
+            latencies.add(System.nanoTime() - start);
+            lock.unlock();
+        };
+    }
 
     /**
      * @param cliName a name as printed by {@link #cliName()}, any case

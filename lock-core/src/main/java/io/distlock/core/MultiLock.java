@@ -4,9 +4,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
+
+import static io.distlock.core.CompositeLocks.deadline;
+import static io.distlock.core.CompositeLocks.remainingMillis;
+import static io.distlock.core.CompositeLocks.unlockRetryingOnce;
+import static io.distlock.core.CompositeLocks.unwrap;
 
 /**
  * Several locks held as one, all or nothing: acquired one after another in the given order
@@ -80,23 +85,11 @@ public final class MultiLock implements RedisLock {
     /** Tries every component once, like {@link java.util.concurrent.locks.Lock#tryLock()}: no interrupt. */
     @Override
     public boolean tryLock() {
-        int held = 0;
         try {
-            for (RedisLock lock : locks) {
-                if (!lock.tryLock()) {
-                    break;
-                }
-                held++;
-            }
-        } catch (RuntimeException e) {
-            releaseFirst(held, e);
-            throw e;
+            return acquireEach(RedisLock::tryLock);
+        } catch (InterruptedException e) {
+            throw new IllegalStateException("tryLock() of a component was interrupted", e);
         }
-        if (held < locks.size()) {
-            releaseFirst(held, null);
-            return false;
-        }
-        return true;
     }
 
     @Override
@@ -178,7 +171,7 @@ public final class MultiLock implements RedisLock {
     public CompletableFuture<Boolean> tryLockAsync(long waitTime, long leaseTime, TimeUnit unit, String holderId) {
         Objects.requireNonNull(unit, "unit must not be null");
         Objects.requireNonNull(holderId, "holderId must not be null");
-        long deadline = saturatedDeadline(unit.toMillis(waitTime));
+        long deadline = deadline(unit.toMillis(waitTime));
         AsyncAcquisition acquisition = new AsyncAcquisition(deadline, unit.toMillis(leaseTime), holderId);
         acquisition.next(0);
         return acquisition.outcome;
@@ -200,30 +193,34 @@ public final class MultiLock implements RedisLock {
         return getName();
     }
 
-    private interface Acquire {
-        void on(RedisLock lock);
+    /** One component's acquisition: {@code false} if it was not acquired. */
+    private interface Attempt {
+        boolean on(RedisLock lock) throws InterruptedException;
     }
 
-    private void lockEach(Acquire acquire) {
-        int held = 0;
+    private void lockEach(Consumer<RedisLock> lock) {
         try {
-            for (RedisLock lock : locks) {
-                acquire.on(lock);
-                held++;
-            }
-        } catch (RuntimeException e) {
-            releaseFirst(held, e);
-            throw e;
+            acquireEach(component -> {
+                lock.accept(component);
+                return true;
+            });
+        } catch (InterruptedException e) {
+            throw new IllegalStateException("an uninterruptible lock() of a component was interrupted", e);
         }
     }
 
     /** @param waitMillis {@code Long.MAX_VALUE}: no limit */
     private boolean acquireAll(long waitMillis, long leaseMillis) throws InterruptedException {
-        long deadline = saturatedDeadline(waitMillis);
+        long deadline = deadline(waitMillis);
+        return acquireEach(lock -> lock.tryLock(remainingMillis(deadline), leaseMillis, TimeUnit.MILLISECONDS));
+    }
+
+    /** Acquires the components in order; if one is not acquired or fails, gives back the others. */
+    private boolean acquireEach(Attempt attempt) throws InterruptedException {
         int held = 0;
         try {
             for (RedisLock lock : locks) {
-                if (!lock.tryLock(remainingMillis(deadline), leaseMillis, TimeUnit.MILLISECONDS)) {
+                if (!attempt.on(lock)) {
                     break;
                 }
                 held++;
@@ -267,26 +264,12 @@ public final class MultiLock implements RedisLock {
         }
     }
 
-    private static void unlockRetryingOnce(RedisLock lock) {
-        try {
-            lock.unlock();
-        } catch (LockException unconfirmed) {
-            try {
-                lock.unlock();
-            } catch (LockException again) {
-                again.addSuppressed(unconfirmed);
-                throw new LockException("Redis did not confirm the release of " + lock.getName() + " of a MultiLock; it "
-                        + "ends with its lease (do not call unlock() on the MultiLock again)", again);
-            }
-        }
-    }
-
     private CompletableFuture<Void> releaseFirstAsync(int count, String holderId) {
         CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
         List<Throwable> failures = new ArrayList<>(0);
         for (int i = count - 1; i >= 0; i--) {
             RedisLock lock = locks.get(i);
-            chain = chain.thenCompose(ignored -> unlockAsync(lock, holderId).handle((ok, error) -> {
+            chain = chain.thenCompose(ignored -> unlockRetryingOnce(lock, holderId).handle((ok, error) -> {
                 if (error != null) {
                     failures.add(unwrap(error));
                 }
@@ -301,34 +284,6 @@ public final class MultiLock implements RedisLock {
             failures.subList(1, failures.size()).forEach(first::addSuppressed);
             return CompletableFuture.failedFuture(first);
         });
-    }
-
-    private static CompletableFuture<Void> unlockAsync(RedisLock lock, String holderId) {
-        return unlockOnce(lock, holderId).exceptionallyCompose(error -> unwrap(error) instanceof LockException
-                ? unlockOnce(lock, holderId) : CompletableFuture.failedFuture(error));
-    }
-
-    private static CompletableFuture<Void> unlockOnce(RedisLock lock, String holderId) {
-        try {
-            return lock.unlockAsync(holderId);
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e); // e.g. its client was closed
-        }
-    }
-
-    private static long saturatedDeadline(long waitMillis) {
-        long now = System.nanoTime();
-        long waitNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(0, waitMillis));
-        return waitNanos >= Long.MAX_VALUE - now ? Long.MAX_VALUE : now + waitNanos;
-    }
-
-    private static long remainingMillis(long deadline) {
-        return deadline == Long.MAX_VALUE ? Long.MAX_VALUE
-                : Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
-    }
-
-    private static Throwable unwrap(Throwable error) {
-        return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
     }
 
     /** One asynchronous run over the components; the caller may end its outcome at any time. */

@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
@@ -16,6 +15,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+
+import static io.distlock.core.CompositeLocks.deadline;
+import static io.distlock.core.CompositeLocks.unlockRetryingOnce;
+import static io.distlock.core.CompositeLocks.unwrap;
 
 /**
  * The Redlock algorithm over independent Redis masters: one lock of the same name per master,
@@ -226,7 +229,7 @@ public final class RedLock implements RedisLock {
         List<CompletableFuture<Void>> releases = new ArrayList<>();
         for (int i = 0; i < locks.size(); i++) {
             if (held[i]) {
-                releases.add(release(locks.get(i), holderId).handle((ok, error) -> {
+                releases.add(unlockRetryingOnce(locks.get(i), holderId).handle((ok, error) -> {
                     if (error == null) {
                         confirmed.incrementAndGet();
                     } else {
@@ -351,7 +354,7 @@ public final class RedLock implements RedisLock {
             List<CompletableFuture<Void>> releases = new ArrayList<>();
             for (int i = 0; i < held.length; i++) {
                 if (held[i]) {
-                    releases.add(release(locks.get(i), holderId).handle((ok, error) -> null));
+                    releases.add(unlockRetryingOnce(locks.get(i), holderId).handle((ok, error) -> null));
                 }
             }
             return CompletableFuture.allOf(releases.toArray(CompletableFuture[]::new));
@@ -410,36 +413,12 @@ public final class RedLock implements RedisLock {
         return 2 * DEFAULT_ATTEMPT_TIMEOUT.toMillis() + 10_000;
     }
 
-    private static long deadline(long waitMillis) {
-        long now = System.nanoTime();
-        long waitNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(0, waitMillis));
-        return waitNanos >= Long.MAX_VALUE - now ? Long.MAX_VALUE : now + waitNanos;
-    }
-
-    /** Releases one master's hold; a release the master did not confirm is sent once more (safe). */
-    private static CompletableFuture<Void> release(RedisLock lock, String holderId) {
-        return unlockOnce(lock, holderId).exceptionallyCompose(error -> unwrap(error) instanceof LockException
-                ? unlockOnce(lock, holderId) : CompletableFuture.failedFuture(error));
-    }
-
-    private static CompletableFuture<Void> unlockOnce(RedisLock lock, String holderId) {
-        try {
-            return lock.unlockAsync(holderId);
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-    }
-
     private static boolean quietly(BooleanSupplier check) {
         try {
             return check.getAsBoolean();
         } catch (LockException e) {
             return false; // an unreachable master counts as not granting
         }
-    }
-
-    private static Throwable unwrap(Throwable error) {
-        return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
     }
 
     private static RuntimeException unchecked(Throwable error) {
