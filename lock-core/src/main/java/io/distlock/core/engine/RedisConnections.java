@@ -131,11 +131,6 @@ public final class RedisConnections implements AutoCloseable {
         return cluster ? SlotHash::getSlot : key -> 0;
     }
 
-    /** @return whether this is a Redis Cluster */
-    public boolean isCluster() {
-        return cluster;
-    }
-
     /** Closes both connections, then the client if it was created for this engine. */
     @Override
     public void close() {
