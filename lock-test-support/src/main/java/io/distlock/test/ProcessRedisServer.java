@@ -186,8 +186,11 @@ final class ProcessRedisServer implements RedisServer {
     }
 
     private List<String> command() {
-        List<String> command = new ArrayList<>(List.of(binary.path().toString(),
-                "--port", Integer.toString(port),
+        List<String> command = new ArrayList<>(List.of(binary.path().toString()));
+        if (options.sentinel()) {
+            command.add(sentinelConfigFile().toString());  // must be the first argument
+        }
+        command.addAll(List.of("--port", Integer.toString(port),
                 "--bind", HOST,
                 "--save", "",
                 "--appendonly", "no",
@@ -196,6 +199,19 @@ final class ProcessRedisServer implements RedisServer {
                 "--protected-mode", "no"));
         command.addAll(options.extraArgs());
         return command;
+    }
+
+    /** A Sentinel rewrites its configuration file with what it learns; it starts empty. */
+    private Path sentinelConfigFile() {
+        Path file = dir.resolve("sentinel.conf");
+        try {
+            if (!Files.exists(file)) {
+                Files.createFile(file);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot create " + file, e);
+        }
+        return file;
     }
 
     private void killQuietly() {

@@ -138,6 +138,14 @@ public final class RedisServerOptions {
     }
 
     /**
+     * @return whether the arguments make the server a Sentinel ({@code --sentinel ...}), which
+     *         needs a writable configuration file of its own
+     */
+    public boolean sentinel() {
+        return extraArgs.stream().anyMatch("--sentinel"::equalsIgnoreCase);
+    }
+
+    /**
      * Returns the mode to use: the override if one was set, else {@link RedisMode#configured()}.
      *
      * @return the mode, possibly {@link RedisMode#AUTO}

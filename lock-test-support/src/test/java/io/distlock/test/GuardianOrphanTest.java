@@ -15,9 +15,9 @@ class GuardianOrphanTest {
     void redisDiesWhenItsJvmIsSigkilled() {
         try (JavaProcess holder = JavaProcess.start(RedisHolderMain.class)) {
             long redisPid = redisPidOf(holder);
-            assertThat(Polling.processAlive(redisPid)).isTrue();
+            assertThat(ProcessPolling.processAlive(redisPid)).isTrue();
             holder.kill();
-            assertThat(Polling.within(Duration.ofSeconds(10), () -> !Polling.processAlive(redisPid)))
+            assertThat(ProcessPolling.within(Duration.ofSeconds(10), () -> !ProcessPolling.processAlive(redisPid)))
                     .as("redis pid %d must disappear after its JVM was SIGKILLed", redisPid).isTrue();
         }
     }
@@ -27,7 +27,7 @@ class GuardianOrphanTest {
         try (JavaProcess holder = JavaProcess.start(RedisHolderMain.class, "exit")) {
             long redisPid = redisPidOf(holder);
             assertThat(holder.waitFor(Duration.ofSeconds(30))).hasValue(0);
-            assertThat(Polling.within(Duration.ofSeconds(10), () -> !Polling.processAlive(redisPid)))
+            assertThat(ProcessPolling.within(Duration.ofSeconds(10), () -> !ProcessPolling.processAlive(redisPid)))
                     .as("redis pid %d must disappear after its JVM exited", redisPid).isTrue();
         }
     }
@@ -38,7 +38,7 @@ class GuardianOrphanTest {
             long redisPid = redisPidOf(holder);
             holder.pause();
             holder.kill();
-            assertThat(Polling.within(Duration.ofSeconds(10), () -> !Polling.processAlive(redisPid))).isTrue();
+            assertThat(ProcessPolling.within(Duration.ofSeconds(10), () -> !ProcessPolling.processAlive(redisPid))).isTrue();
         }
     }
 
@@ -47,9 +47,9 @@ class GuardianOrphanTest {
         try (JavaProcess parent = JavaProcess.start(NestedJavaMain.class)) {
             String line = parent.awaitLine("GRANDCHILD_PID", Duration.ofSeconds(60));
             long grandchildPid = Long.parseLong(line.split(" ")[1]);
-            assertThat(Polling.processAlive(grandchildPid)).isTrue();
+            assertThat(ProcessPolling.processAlive(grandchildPid)).isTrue();
             parent.kill();
-            assertThat(Polling.within(Duration.ofSeconds(10), () -> !Polling.processAlive(grandchildPid)))
+            assertThat(ProcessPolling.within(Duration.ofSeconds(10), () -> !ProcessPolling.processAlive(grandchildPid)))
                     .as("child JVM %d must disappear after its parent JVM was SIGKILLed", grandchildPid).isTrue();
         }
     }

@@ -3,10 +3,10 @@ package io.distlock.test;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
 
-/** Bounded polling for test assertions. */
-final class Polling {
+/** Bounded polling on OS processes for the fixture's own tests (the shared kind is {@link Polling}). */
+final class ProcessPolling {
 
-    private Polling() {
+    private ProcessPolling() {
     }
 
     /** Polls {@code condition} every 20 ms; returns whether it became true within {@code timeout}. */
