@@ -5,6 +5,7 @@ import io.distlock.core.engine.LockId;
 import io.distlock.core.engine.LockEvents;
 import io.distlock.core.engine.RedisConnections;
 import io.distlock.core.engine.RedisFailures;
+import io.distlock.core.engine.ReplicaAcks;
 import io.distlock.core.engine.ScriptedFencedLock;
 import io.distlock.core.engine.ScriptedLock;
 import io.distlock.core.engine.ScriptedReadWriteLock;
@@ -78,7 +79,9 @@ public final class LockClient implements AutoCloseable {
         this.events = new LockEvents();
         builder.listeners.forEach(events::add);
         this.engine = new LockEngine(clientId, keyPrefix, watchdogTimeout.toMillis(),
-                builder.commandTimeout.toMillis(), builder.fairSlotTimeout.toMillis(), connections, scheduler, events);
+                builder.commandTimeout.toMillis(), builder.fairSlotTimeout.toMillis(), connections, scheduler, events,
+                builder.ackReplicas == 0 ? null
+                        : new ReplicaAcks(connections, builder.ackReplicas, builder.ackTimeout.toMillis()));
     }
 
     /**
@@ -105,10 +108,11 @@ public final class LockClient implements AutoCloseable {
     }
 
     /**
-     * @param name the lock's name, e.g. {@code "order:42"}; any non-blank text
+     * @param name the lock's name, e.g. {@code "order:42"}; any non-blank text not starting with
+     *             {@code '}'} (braces elsewhere are fine: the keys' hash tag stays non-empty)
      * @return the reentrant lock of that name
      * @throws NullPointerException     if name is null
-     * @throws IllegalArgumentException if name is blank
+     * @throws IllegalArgumentException if name is blank or starts with {@code '}'}
      * @throws IllegalStateException    if the client is closed
      */
     public RedisLock getLock(String name) {
@@ -270,6 +274,12 @@ public final class LockClient implements AutoCloseable {
         if (name.isBlank()) {
             throw new IllegalArgumentException("lock name must not be blank");
         }
+        if (name.charAt(0) == '}') {
+            // Keys are <prefix>{<name>}...: "{}" is an empty hash tag, so Redis Cluster would hash each
+            // of the lock's keys whole and put them in different slots.
+            throw new IllegalArgumentException("lock name must not start with '}' (it would end the Redis hash "
+                    + "tag {name} before it began and split the lock's keys across cluster slots): '" + name + "'");
+        }
         engine.ensureOpen();
         return name;
     }
@@ -295,6 +305,8 @@ public final class LockClient implements AutoCloseable {
         private Duration watchdogTimeout = DEFAULT_WATCHDOG_TIMEOUT;
         private Duration commandTimeout = DEFAULT_COMMAND_TIMEOUT;
         private Duration fairSlotTimeout = DEFAULT_FAIR_SLOT_TIMEOUT;
+        private int ackReplicas;
+        private Duration ackTimeout;
         private final List<LockListener> listeners = new ArrayList<>();
 
         private Builder() {
@@ -425,6 +437,32 @@ public final class LockClient implements AutoCloseable {
         }
 
         /**
+         * Makes every acquisition and release wait until {@code replicas} replicas acknowledge it
+         * (Redis {@code WAIT}), so a failover to one of them cannot lose it. An acquisition fewer
+         * replicas acknowledge within {@code timeout} is released again and fails with a
+         * {@link LockException}; a release is logged instead. Off by default. Costs one more round
+         * trip per acquisition and release, and while a {@code WAIT} runs the client's other
+         * commands queue behind it: keep the timeout short. Asynchronous replication still applies
+         * to replicas beyond the count, and to lease renewals.
+         *
+         * @param replicas replicas that must acknowledge; 0 turns the option off
+         * @param timeout  how long to wait for them; positive and shorter than the command timeout
+         * @return this builder
+         */
+        public Builder replicaAcks(int replicas, Duration timeout) {
+            if (replicas < 0) {
+                throw new IllegalArgumentException("replicaAcks replicas must not be negative, but was " + replicas);
+            }
+            Objects.requireNonNull(timeout, "replicaAcks timeout must not be null");
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("replicaAcks timeout must be positive, but was " + timeout);
+            }
+            this.ackReplicas = replicas;
+            this.ackTimeout = timeout;
+            return this;
+        }
+
+        /**
          * @param listener receives lock events
          * @return this builder
          */
@@ -448,6 +486,10 @@ public final class LockClient implements AutoCloseable {
             if (targets != 1) {
                 throw new IllegalStateException("Set exactly one of redisUri(...), redisClient(...), clusterClient(...) "
                         + "and clusterNodes(...) on the LockClient builder");
+            }
+            if (ackReplicas > 0 && ackTimeout.compareTo(commandTimeout) >= 0) {
+                throw new IllegalArgumentException("replicaAcks timeout (" + ackTimeout + ") must be shorter than the "
+                        + "commandTimeout (" + commandTimeout + "), or the client gives up on WAIT before Redis answers");
             }
             RedisURI standaloneUri = redisUri != null ? parseUri() : null;  // a malformed URI is the caller's error
             try {

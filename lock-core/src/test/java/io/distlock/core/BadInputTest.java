@@ -28,6 +28,8 @@ class BadInputTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("name");
         assertThatThrownBy(() -> client.getLock(" \t"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("blank");
+        assertThatThrownBy(() -> client.getFairLock("}x"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must not start with '}'");
         assertThatThrownBy(() -> client.getLock("order:1", null))
                 .isInstanceOf(NullPointerException.class).hasMessageContaining("lock group");
         assertThatThrownBy(() -> client.getLock("order:1", " "))

@@ -1,6 +1,7 @@
 package io.distlock.core;
 
 import io.distlock.test.RedisCluster;
+import io.distlock.test.RedisSentinel;
 import io.distlock.test.RedisServer;
 import io.lettuce.core.RedisURI;
 import org.junit.jupiter.api.extension.AfterEachCallback;
@@ -24,19 +25,21 @@ final class TestClients implements AfterEachCallback, AutoCloseable {
     }
 
     LockClient open(RedisServer server, Consumer<LockClient.Builder> settings) {
-        LockClient.Builder builder = LockClient.builder()
-                .redisUri(server.uri())
-                .commandTimeout(Duration.ofSeconds(2));
-        settings.accept(builder);
-        LockClient client = builder.build();
-        clients.add(client);
-        return client;
+        return open(LockClient.builder().redisUri(server.uri()), settings);
     }
 
     LockClient openCluster(RedisCluster cluster, Consumer<LockClient.Builder> settings) {
-        LockClient.Builder builder = LockClient.builder()
-                .clusterNodes(cluster.nodes().stream().map(node -> RedisURI.create(node.uri())).toList())
-                .commandTimeout(Duration.ofSeconds(2));
+        return open(LockClient.builder()
+                .clusterNodes(cluster.nodes().stream().map(node -> RedisURI.create(node.uri())).toList()), settings);
+    }
+
+    /** A client that finds the master through the Sentinels, as applications do. */
+    LockClient openSentinel(RedisSentinel sentinel, Consumer<LockClient.Builder> settings) {
+        return open(LockClient.builder().redisUri(sentinel.sentinelUri()), settings);
+    }
+
+    private LockClient open(LockClient.Builder builder, Consumer<LockClient.Builder> settings) {
+        builder.commandTimeout(Duration.ofSeconds(2));
         settings.accept(builder);
         LockClient client = builder.build();
         clients.add(client);

@@ -34,11 +34,11 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
     private final ScheduledExecutorService scheduler;
     private final LockEvents events;
     private final LeaseWatchdog watchdog;
-    private final ReentrantProtocol reentrant;
-    private final ReentrantProtocol fenced;
-    private final FairProtocol fair;
-    private final ReadWriteProtocol read;
-    private final ReadWriteProtocol write;
+    private final LockProtocol reentrant;
+    private final LockProtocol fenced;
+    private final LockProtocol fair;
+    private final LockProtocol read;
+    private final LockProtocol write;
     private final ConcurrentHashMap<HoldId, Hold> holds = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
     /** Per lock key, this client's hold of a lock that has one holder at a time (hand-off locks). */
@@ -57,10 +57,11 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
      * @param connections          the client's command and pub/sub connections
      * @param scheduler            the client's one scheduler thread
      * @param events               listener dispatch
+     * @param replicaAcks          replicas every acquisition and release waits for, or {@code null} for none
      */
     public LockEngine(String clientId, String keyPrefix, long watchdogLeaseMillis, long commandTimeoutMillis,
                       long fairSlotMillis, RedisConnections connections, ScheduledExecutorService scheduler,
-                      LockEvents events) {
+                      LockEvents events, ReplicaAcks replicaAcks) {
         this.clientId = clientId;
         this.keyPrefix = keyPrefix;
         this.watchdogLeaseMillis = watchdogLeaseMillis;
@@ -75,11 +76,17 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
         scheduler.scheduleWithFixedDelay(this::forgetExpiredHolds, watchdogLeaseMillis, watchdogLeaseMillis,
                 TimeUnit.MILLISECONDS);
         ScriptExecutor scripts = new ScriptExecutor(commands);
-        this.reentrant = new ReentrantProtocol(scripts, connections.publishCommand(), false);
-        this.fenced = new ReentrantProtocol(scripts, connections.publishCommand(), true);
-        this.fair = new FairProtocol(clientId, scripts, connections.publishCommand(), fairSlotMillis, reentrant);
-        this.read = new ReadWriteProtocol(scripts, connections.publishCommand(), false);
-        this.write = new ReadWriteProtocol(scripts, connections.publishCommand(), true);
+        ReentrantProtocol plain = new ReentrantProtocol(scripts, connections.publishCommand(), false);
+        this.reentrant = replicated(plain, replicaAcks);
+        this.fenced = replicated(new ReentrantProtocol(scripts, connections.publishCommand(), true), replicaAcks);
+        this.fair = replicated(new FairProtocol(clientId, scripts, connections.publishCommand(), fairSlotMillis, plain),
+                replicaAcks);
+        this.read = replicated(new ReadWriteProtocol(scripts, connections.publishCommand(), false), replicaAcks);
+        this.write = replicated(new ReadWriteProtocol(scripts, connections.publishCommand(), true), replicaAcks);
+    }
+
+    private static LockProtocol replicated(LockProtocol protocol, ReplicaAcks replicaAcks) {
+        return replicaAcks == null ? protocol : new ReplicatedProtocol(protocol, replicaAcks);
     }
 
     /** @return the client's unique id */
@@ -96,27 +103,27 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
     }
 
     /** @return the protocol of reentrant locks */
-    public ReentrantProtocol reentrant() {
+    public LockProtocol reentrant() {
         return reentrant;
     }
 
     /** @return the protocol of fair locks */
-    public FairProtocol fair() {
+    public LockProtocol fair() {
         return fair;
     }
 
     /** @return the protocol of read locks (of read-write locks) */
-    public ReadWriteProtocol read() {
+    public LockProtocol read() {
         return read;
     }
 
     /** @return the protocol of write locks (of read-write locks) */
-    public ReadWriteProtocol write() {
+    public LockProtocol write() {
         return write;
     }
 
     /** @return the protocol of fenced locks */
-    public ReentrantProtocol fenced() {
+    public LockProtocol fenced() {
         return fenced;
     }
 

@@ -2,16 +2,19 @@ package io.distlock.core.engine;
 
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToIntFunction;
 import java.util.regex.Matcher;
@@ -129,6 +132,31 @@ public final class RedisConnections implements AutoCloseable {
      */
     public ToIntFunction<String> slotOf() {
         return cluster ? SlotHash::getSlot : key -> 0;
+    }
+
+    /**
+     * Sends {@code WAIT} on the connection that wrote {@code key}: the shared connection, or on a
+     * cluster the connection to the master serving the key's slot (the one slot-routed writes use).
+     *
+     * @param key           a key written by this client
+     * @param replicas      replicas to wait for
+     * @param timeoutMillis longest wait
+     * @return how many replicas acknowledged this connection's writes so far
+     */
+    public CompletableFuture<Long> waitForReplicas(String key, int replicas, long timeoutMillis) {
+        if (!cluster) {
+            return commands.waitForReplication(replicas, timeoutMillis).toCompletableFuture();
+        }
+        StatefulRedisClusterConnection<String, String> clusterConnection =
+                (StatefulRedisClusterConnection<String, String>) connection;
+        int slot = SlotHash.getSlot(key);
+        RedisClusterNode master = clusterConnection.getPartitions().getMasterBySlot(slot);
+        if (master == null) {
+            return CompletableFuture.failedFuture(new IllegalStateException("no master serves slot " + slot));
+        }
+        RedisURI uri = master.getUri();
+        return clusterConnection.getConnectionAsync(uri.getHost(), uri.getPort())
+                .thenCompose(node -> node.async().waitForReplication(replicas, timeoutMillis));
     }
 
     /** Closes both connections, then the client if it was created for this engine. */

@@ -15,7 +15,7 @@ public final class ScriptedFencedLock extends ScriptedLock implements FencedLock
      * @param id       lock name (already checked) and group
      * @param protocol the fenced protocol
      */
-    public ScriptedFencedLock(LockEngine engine, LockId id, ReentrantProtocol protocol) {
+    public ScriptedFencedLock(LockEngine engine, LockId id, LockProtocol protocol) {
         super(engine, id, protocol);
     }
 

@@ -1,0 +1,108 @@
+package io.distlock.core.engine;
+
+import io.distlock.core.LockException;
+
+import java.lang.System.Logger.Level;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A lock protocol whose acquisitions and releases wait for replicas ({@link ReplicaAcks}), so a
+ * failover to an acknowledging replica cannot lose them. An acquisition fewer replicas
+ * acknowledged is released again and fails: the caller must not act as if it held a lock the next
+ * master may not have. A release fewer replicas acknowledged is logged, not failed: the lock is
+ * free on the master, and at worst a failover brings it back until its lease ends. Never hands
+ * locks off locally, so every acquisition goes through Redis and its acknowledgement.
+ */
+public final class ReplicatedProtocol implements LockProtocol {
+
+    private static final System.Logger LOG = System.getLogger(ReplicatedProtocol.class.getName());
+
+    private final LockProtocol delegate;
+    private final ReplicaAcks acks;
+
+    /**
+     * @param delegate the protocol whose changes are waited for
+     * @param acks     how many replicas, for how long
+     */
+    public ReplicatedProtocol(LockProtocol delegate, ReplicaAcks acks) {
+        this.delegate = delegate;
+        this.acks = acks;
+    }
+
+    @Override
+    public String type() {
+        return delegate.type();
+    }
+
+    @Override
+    public CompletableFuture<Attempt> tryAcquire(LockKeys keys, String holderId, long leaseMillis, int knownCount) {
+        return delegate.tryAcquire(keys, holderId, leaseMillis, knownCount).thenCompose(attempt -> {
+            if (!attempt.acquired()) {
+                return CompletableFuture.completedFuture(attempt);
+            }
+            return acks.await(keys.lockKey()).handle((ok, error) -> error).thenCompose(error -> {
+                if (error == null) {
+                    return CompletableFuture.completedFuture(attempt);
+                }
+                // Give the unconfirmed hold back before failing, whatever the release's own outcome.
+                return delegate.release(keys, holderId, knownCount + 1).handle((released, releaseError) -> {
+                    throw notAcknowledged(keys, RedisFailures.unwrap(error));
+                });
+            });
+        });
+    }
+
+    private LockException notAcknowledged(LockKeys keys, Throwable error) {
+        String why = error instanceof ReplicaAcks.ReplicaAckShortfall shortfall
+                ? "only " + shortfall.acknowledged() + " of " + acks.replicas() + " replicas acknowledged it within "
+                        + acks.timeoutMillis() + " ms"
+                : "waiting for replicas failed (" + error + ")";
+        return new LockException("Lock " + keys.lockKey() + " was taken on the master but " + why
+                + ", so it was released again: a failover could have lost it. Check the replicas (INFO replication)"
+                + " or lower the required replica acknowledgements (LockClient.Builder.replicaAcks, "
+                + "distlock.replica-ack.replicas).", error);
+    }
+
+    @Override
+    public CompletableFuture<Long> release(LockKeys keys, String holderId, int expectedCount) {
+        return acknowledged(keys, "release", delegate.release(keys, holderId, expectedCount));
+    }
+
+    @Override
+    public CompletableFuture<Long> forceUnlock(LockKeys keys) {
+        return acknowledged(keys, "forced release", delegate.forceUnlock(keys));
+    }
+
+    private CompletableFuture<Long> acknowledged(LockKeys keys, String what, CompletableFuture<Long> change) {
+        return change.thenCompose(result -> acks.await(keys.lockKey()).handle((ok, error) -> {
+            if (error != null) {
+                LOG.log(Level.WARNING, () -> "The " + what + " of " + keys.lockKey() + " is done on the master, but "
+                        + "not confirmed by " + acks.replicas() + " replicas within " + acks.timeoutMillis()
+                        + " ms (" + RedisFailures.unwrap(error).getMessage() + "): a failover now could bring the "
+                        + "lock back until its lease ends");
+            }
+            return result;
+        }));
+    }
+
+    @Override
+    public String waitChannel(LockKeys keys, String clientId) {
+        return delegate.waitChannel(keys, clientId);
+    }
+
+    @Override
+    public CompletableFuture<?> leave(LockKeys keys, String holderId) {
+        return delegate.leave(keys, holderId);
+    }
+
+    @Override
+    public String holderField(String holderId) {
+        return delegate.holderField(holderId);
+    }
+
+    @Override
+    public CompletableFuture<List<Long>> renew(List<Hold> holds, long leaseMillis) {
+        return delegate.renew(holds, leaseMillis);
+    }
+}

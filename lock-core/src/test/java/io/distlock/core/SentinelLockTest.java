@@ -1,0 +1,137 @@
+package io.distlock.core;
+
+import io.distlock.test.RedisSentinel;
+import io.distlock.test.RedisServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static io.distlock.test.Polling.awaitTrue;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The engine on a Sentinel-managed Redis (one master, one replica, three Sentinels): clients find
+ * the master through the Sentinels, keep working across a forced failover, and can make every
+ * acquisition wait for a replica's acknowledgement.
+ */
+@Timeout(180)
+class SentinelLockTest {
+
+    private static RedisSentinel sentinel;
+
+    @RegisterExtension
+    final TestClients clients = new TestClients();
+
+    @BeforeAll
+    static void startSentinel() {
+        sentinel = RedisSentinel.start(1, 3);
+    }
+
+    @AfterAll
+    static void stopSentinel() {
+        sentinel.close();
+    }
+
+    @AfterEach
+    void emptyMaster() {
+        sentinel.flushAll();
+    }
+
+    @Test
+    void locksSurviveAForcedFailoverAndAWaiterIsStillWokenByTheRelease() throws Exception {
+        LockClient holderClient = clients.openSentinel(sentinel, b -> { });
+        LockClient waiterClient = clients.openSentinel(sentinel, b -> { });
+        RedisLock held = holderClient.getLock("order:1");
+        held.lock();  // watchdog lease: 30 s
+        CompletableFuture<Boolean> waiter = CompletableFuture.supplyAsync(() -> {
+            RedisLock lock = waiterClient.getLock("order:1");
+            try {
+                boolean acquired = lock.tryLock(90, TimeUnit.SECONDS);
+                if (acquired) {
+                    lock.unlock();
+                }
+                return acquired;
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        awaitTrue("the waiter subscribed", Duration.ofSeconds(10), () -> waiterClient.activeSubscriptions() == 1);
+        RedisServer replica = sentinel.replicas().get(0);
+        awaitTrue("the lock reached the replica", Duration.ofSeconds(10),
+                () -> "1".equals(replica.commandString("EXISTS", "distlock:{order:1}")));
+
+        RedisServer promoted = sentinel.failover();
+
+        assertThat(promoted).isSameAs(replica);
+        assertThat(held.isLocked()).as("still locked, seen through the new master").isTrue();
+        assertThat(held.isHeldByCurrentThread()).isTrue();
+        assertThat(waiter).as("the waiter still waits").isNotDone();
+        long releasedAt = System.nanoTime();
+        held.unlock();
+        assertThat(waiter.get(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - releasedAt))
+                .as("woken by the release on the new master, long before the 30 s lease").isLessThan(5_000);
+
+        for (int i = 0; i < 50; i++) {
+            RedisLock lock = holderClient.getLock("after:" + i);
+            assertThat(lock.tryLock(5, 30, TimeUnit.SECONDS)).isTrue();
+            assertThat(waiterClient.getLock("after:" + i).tryLock()).isFalse();
+            lock.unlock();
+        }
+        assertThat(promoted.commandString("DBSIZE")).isEqualTo("0");
+    }
+
+    @Test
+    void withReplicaAcksAnAcquisitionNoReplicaConfirmsFailsAndLeavesNothingBehind() throws Exception {
+        LockClient client = clients.openSentinel(sentinel, b -> b.replicaAcks(1, Duration.ofMillis(500)));
+        RedisServer master = sentinel.master();
+        RedisServer replica = sentinel.replicas().get(0);
+        RedisLock lock = client.getLock("acked");
+        lock.lock();
+        assertThat(replica.commandString("EXISTS", "distlock:{acked}"))
+                .as("the replica has the lock as soon as lock() returns").isEqualTo("1");
+
+        replica.pause();
+        try {
+            long start = System.nanoTime();
+            RedisLock unconfirmed = client.getLock("unconfirmed");
+            assertThatThrownBy(() -> unconfirmed.tryLock(1, TimeUnit.SECONDS))
+                    .isInstanceOf(LockException.class)
+                    .hasMessageContaining("only 0 of 1 replicas acknowledged it within 500 ms")
+                    .hasMessageContaining("released again");
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(3_000);
+            assertThat(master.commandString("EXISTS", "distlock:{unconfirmed}")).isEqualTo("0");
+            assertThat(unconfirmed.isHeldByCurrentThread()).isFalse();
+
+            lock.unlock();  // done on the master; the missing acknowledgement is only logged
+            assertThat(master.commandString("EXISTS", "distlock:{acked}")).isEqualTo("0");
+        } finally {
+            replica.resume();
+        }
+        awaitTrue("the replica caught up", Duration.ofSeconds(10),
+                () -> replica.commandString("INFO", "replication").contains("master_link_status:up"));
+        RedisLock again = client.getLock("unconfirmed");
+        assertThat(again.tryLock(5, TimeUnit.SECONDS)).isTrue();
+        again.unlock();
+        assertThat(client.watchdogHoldCount()).isZero();
+    }
+
+    @Test
+    void replicaAcksNeedATimeoutShorterThanTheCommandTimeout() {
+        assertThatThrownBy(() -> LockClient.builder().redisUri(sentinel.sentinelUri())
+                .commandTimeout(Duration.ofSeconds(1)).replicaAcks(1, Duration.ofSeconds(1)).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("shorter than the commandTimeout");
+        assertThatThrownBy(() -> LockClient.builder().replicaAcks(-1, Duration.ofSeconds(1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must not be negative");
+        assertThatThrownBy(() -> LockClient.builder().replicaAcks(1, Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must be positive");
+    }
+}
