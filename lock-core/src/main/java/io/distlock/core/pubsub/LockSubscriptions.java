@@ -6,6 +6,7 @@ import io.lettuce.core.pubsub.api.async.RedisPubSubAsyncCommands;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
@@ -17,7 +18,8 @@ import java.util.function.Function;
  *
  * <p>After a reconnect Lettuce subscribes again by itself; a message published while the
  * connection was down is lost, so on that re-subscription a sleeper of the channel is woken to
- * try again.
+ * try again. A sharded subscription the server ends because its slot moved (a cluster failover or
+ * resharding) is subscribed again the same way.
  *
  * @param <T> what sleeps on the channels (the engine's acquisitions)
  */
@@ -32,6 +34,9 @@ public final class LockSubscriptions<T> {
     public static final String WAKE_ALL = "*";
     /** Prefix of a message that names the one waiter to wake: {@code @<holder id>} (fair locks). */
     public static final String WAKE_HOLDER = "@";
+
+    /** Pause before subscribing again after the server dropped a subscription and the retry failed. */
+    private static final long RESUBSCRIBE_RETRY_MILLIS = 200;
 
     private final RedisPubSubAsyncCommands<String, String> commands;
     private final boolean sharded;
@@ -70,7 +75,41 @@ public final class LockSubscriptions<T> {
             public void ssubscribed(String channel, long count) {
                 confirmed(channel);
             }
+
+            @Override
+            public void sunsubscribed(String channel, long count) {
+                endedByServer(channel);
+            }
         });
+    }
+
+    /**
+     * A sharded subscription ended: either the last waiter left (then the channel is gone from the
+     * map), or the server dropped it because the channel's slot moved to another node, as in a
+     * failover. While waiters remain, subscribe again (routed to the slot's node by then) until it
+     * works; the confirmation wakes a waiter, since a release may have been missed meanwhile.
+     */
+    private void endedByServer(String channel) {
+        WakeUpChannel<T> waiters = channels.get(channel);
+        if (waiters != null) {
+            resubscribe(waiters);
+        }
+    }
+
+    private void resubscribe(WakeUpChannel<T> waiters) {
+        if (closed.get() || channels.get(waiters.channel()) != waiters) {
+            return;
+        }
+        try {
+            commands.ssubscribe(waiters.channel()).whenComplete((ok, error) -> {
+                if (error != null) {
+                    CompletableFuture.delayedExecutor(RESUBSCRIBE_RETRY_MILLIS, TimeUnit.MILLISECONDS)
+                            .execute(() -> resubscribe(waiters));
+                }
+            });
+        } catch (RuntimeException e) {
+            // The connection is closed: nothing left to subscribe on.
+        }
     }
 
     private void released(String channel, String message) {
