@@ -2,6 +2,7 @@ package io.distlock.core;
 
 import io.distlock.test.RedisCluster;
 import io.distlock.test.RedisServer;
+import io.distlock.test.RespConnection;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.SlotHash;
@@ -26,11 +27,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import static io.distlock.test.Polling.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The engine on a real three-master Redis Cluster: locks whose keys live on every node, wake-ups
- * by message (sharded pub/sub on Redis 7, plain pub/sub on 6.2), and watchdog batches cut per
- * slot so no script ever fails with CROSSSLOT.
+ * The engine on a real Redis Cluster of three masters with a replica each: locks whose keys live
+ * on every node, wake-ups by message (sharded pub/sub on Redis 7, plain pub/sub on 6.2), and
+ * watchdog batches cut per slot so no script ever fails with CROSSSLOT. Failover is
+ * {@link ClusterFailoverTest}'s.
  */
 @Timeout(120)
 class ClusterLockTest {
@@ -42,7 +45,7 @@ class ClusterLockTest {
 
     @BeforeAll
     static void startCluster() {
-        cluster = RedisCluster.start(3);
+        cluster = RedisCluster.start(3, 1);
     }
 
     @AfterAll
@@ -60,15 +63,19 @@ class ClusterLockTest {
         LockClient client = clients.openCluster(cluster, b -> { });
         List<RedisLock> locks = new ArrayList<>();
         Set<Integer> nodesUsed = new HashSet<>();
-        for (int i = 0; i < 300; i++) {
+        Set<Integer> slotsUsed = new HashSet<>();
+        for (int i = 0; i < 3000; i++) {
             RedisLock lock = client.getLock("order:" + i);
             assertThat(lock.tryLock(5, 30, TimeUnit.SECONDS)).isTrue();
             locks.add(lock);
-            nodesUsed.add(SlotHash.getSlot("distlock:{order:" + i + "}") * 3 / RedisCluster.SLOTS);
+            int slot = SlotHash.getSlot("distlock:{order:" + i + "}");
+            slotsUsed.add(slot);
+            nodesUsed.add(cluster.shardOf(slot));
         }
         assertThat(nodesUsed).containsExactlyInAnyOrder(0, 1, 2);
+        assertThat(slotsUsed).as("distinct slots among 3000 names").hasSizeGreaterThan(2500);
         for (RedisServer node : cluster.nodes()) {
-            assertThat(Long.parseLong(node.commandString("DBSIZE"))).as("keys on " + node).isGreaterThan(50);
+            assertThat(Long.parseLong(node.commandString("DBSIZE"))).as("keys on " + node).isGreaterThan(800);
         }
         RedisLock other = clients.openCluster(cluster, b -> { }).getLock("order:7");
         assertThat(CompletableFuture.supplyAsync(other::tryLock).get(10, TimeUnit.SECONDS)).isFalse();
@@ -133,24 +140,59 @@ class ClusterLockTest {
     void everyLockKindWorksOnTheCluster() throws Exception {
         LockClient client = clients.openCluster(cluster, b -> { });
         LockClient other = clients.openCluster(cluster, b -> { });
-        for (int i = 0; i < 20; i++) {  // names on every node
-            String name = "fair:" + i;
+        List<String> names = new ArrayList<>(List.of("a{b}c", "{x}", "x}y", "{", "tag{}"));  // braces in names too
+        for (int i = 0; i < 20; i++) {
+            names.add("kind:" + i);  // names on every node
+        }
+        for (String name : names) {
             RedisLock fair = client.getFairLock(name);
             fair.lock();
             assertThat(CompletableFuture.supplyAsync(() -> other.getFairLock(name).tryLock())
                     .get(10, TimeUnit.SECONDS)).isFalse();
             fair.unlock();
-            RedisReadWriteLock rw = client.getReadWriteLock("rw:" + i);
+            RedisReadWriteLock rw = client.getReadWriteLock("rw:" + name);
             rw.writeLock().lock();
             rw.readLock().lock();
             rw.writeLock().unlock();
             rw.readLock().unlock();
-            FencedLock fenced = client.getFencedLock("fenced:" + i);
+            FencedLock fenced = client.getFencedLock("fenced:" + name);
             assertThat(fenced.lockAndGetToken()).isPositive();
             fenced.unlock();
         }
         long keys = cluster.nodes().stream().mapToLong(node -> Long.parseLong(node.commandString("DBSIZE"))).sum();
-        assertThat(keys).as("only the 20 fence counters are left").isEqualTo(20);
+        assertThat(keys).as("only the fence counters are left").isEqualTo(names.size());
+    }
+
+    @Test
+    void withReplicaAcksEachAcquisitionWaitsForTheReplicaOfItsOwnShard() throws Exception {
+        LockClient client = clients.openCluster(cluster, b -> b.replicaAcks(1, Duration.ofMillis(500)));
+        for (int i = 0; i < 30; i++) {
+            String name = "acked:" + i;
+            RedisLock lock = client.getLock(name);
+            lock.lock();
+            RedisServer replica = cluster.replicasOf(cluster.shardOf(SlotHash.getSlot("distlock:{" + name + "}"))).get(0);
+            try (RespConnection onReplica = replica.connect(Duration.ofSeconds(5))) {
+                onReplica.call("READONLY");  // a cluster replica answers key reads only after READONLY
+                assertThat(onReplica.call("EXISTS", "distlock:{" + name + "}")).as(name + " on " + replica).isEqualTo(1L);
+            }
+            lock.unlock();
+        }
+        RedisServer paused = cluster.replicasOf(1).get(0);
+        paused.pause();
+        try {
+            for (int i = 0; i < 30; i++) {
+                RedisLock lock = client.getLock("acked:" + i);
+                if (cluster.shardOf(SlotHash.getSlot("distlock:{acked:" + i + "}")) == 1) {
+                    assertThatThrownBy(lock::tryLock).isInstanceOf(LockException.class)
+                            .hasMessageContaining("only 0 of 1 replicas");
+                } else {
+                    assertThat(lock.tryLock()).as("shards whose replica is up are not held back").isTrue();
+                    lock.unlock();
+                }
+            }
+        } finally {
+            paused.resume();
+        }
     }
 
     @Test

@@ -147,6 +147,29 @@ public final class RedisCluster implements AutoCloseable {
         return shards.stream().map(shard -> shard.master).toList();
     }
 
+    /**
+     * @param slot a hash slot
+     * @return the index of the shard serving it (the slots are split evenly, in order)
+     */
+    public int shardOf(int slot) {
+        if (slot < 0 || slot >= SLOTS) {
+            throw new IllegalArgumentException("not a hash slot: " + slot);
+        }
+        int shard = 0;
+        while (slot >= (shard + 1) * SLOTS / shards.size()) {
+            shard++;
+        }
+        return shard;
+    }
+
+    /**
+     * @param shard index of a shard
+     * @return its current replicas
+     */
+    public List<RedisServer> replicasOf(int shard) {
+        return List.copyOf(shards.get(shard).replicas);
+    }
+
     /** @return the current replicas of every shard */
     public List<RedisServer> replicas() {
         return shards.stream().flatMap(shard -> shard.replicas.stream()).toList();

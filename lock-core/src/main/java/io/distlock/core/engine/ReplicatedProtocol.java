@@ -66,24 +66,31 @@ public final class ReplicatedProtocol implements LockProtocol {
 
     @Override
     public CompletableFuture<Long> release(LockKeys keys, String holderId, int expectedCount) {
-        return acknowledged(keys, "release", delegate.release(keys, holderId, expectedCount));
+        return acknowledged(keys, "release", delegate.release(keys, holderId, expectedCount), -1L);
     }
 
     @Override
     public CompletableFuture<Long> forceUnlock(LockKeys keys) {
-        return acknowledged(keys, "forced release", delegate.forceUnlock(keys));
+        return acknowledged(keys, "forced release", delegate.forceUnlock(keys), 0L);
     }
 
-    private CompletableFuture<Long> acknowledged(LockKeys keys, String what, CompletableFuture<Long> change) {
-        return change.thenCompose(result -> acks.await(keys.lockKey()).handle((ok, error) -> {
-            if (error != null) {
-                LOG.log(Level.WARNING, () -> "The " + what + " of " + keys.lockKey() + " is done on the master, but "
-                        + "not confirmed by " + acks.replicas() + " replicas within " + acks.timeoutMillis()
-                        + " ms (" + RedisFailures.unwrap(error).getMessage() + "): a failover now could bring the "
-                        + "lock back until its lease ends");
-            }
-            return result;
-        }));
+    /** Waits for the replicas unless the result says Redis changed nothing (nothing to replicate). */
+    private CompletableFuture<Long> acknowledged(LockKeys keys, String what, CompletableFuture<Long> change,
+                                                 long unchanged) {
+        return change.thenCompose(result -> result == unchanged ? CompletableFuture.completedFuture(result)
+                : acks.await(keys.lockKey()).handle((ok, error) -> {
+                    if (error != null) {
+                        warnUnconfirmed(keys, what, error);
+                    }
+                    return result;
+                }));
+    }
+
+    private void warnUnconfirmed(LockKeys keys, String what, Throwable error) {
+        LOG.log(Level.WARNING, () -> "The " + what + " of " + keys.lockKey() + " is done on the master, but not "
+                + "confirmed by " + acks.replicas() + " replicas within " + acks.timeoutMillis() + " ms ("
+                + RedisFailures.unwrap(error).getMessage() + "): a failover now could bring the lock back until "
+                + "its lease ends");
     }
 
     @Override
