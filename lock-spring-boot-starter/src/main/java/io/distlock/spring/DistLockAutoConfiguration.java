@@ -37,11 +37,16 @@ public class DistLockAutoConfiguration {
     @ConditionalOnMissingBean
     public LockClient lockClient(DistLockProperties properties, Environment environment) {
         LockPropertiesValidator.validate(properties);
-        return RedisConnectionSettings.resolve(properties, environment).applyTo(LockClient.builder())
+        LockClient.Builder builder = RedisConnectionSettings.resolve(properties, environment)
+                .applyTo(LockClient.builder())
                 .keyPrefix(properties.getKeyPrefix())
                 .watchdogTimeout(properties.getWatchdog().getTimeout())
-                .commandTimeout(properties.getRedis().getTimeout())
-                .build();
+                .commandTimeout(properties.getRedis().getTimeout());
+        DistLockProperties.ReplicaAck ack = properties.getReplicaAck();
+        if (ack.getReplicas() > 0) {
+            builder.replicaAcks(ack.getReplicas(), ack.getTimeout());
+        }
+        return builder.build();
     }
 
     /**

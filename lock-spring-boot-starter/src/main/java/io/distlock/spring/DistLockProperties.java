@@ -39,6 +39,8 @@ public class DistLockProperties {
 
     private final Redlock redlock = new Redlock();
 
+    private final ReplicaAck replicaAck = new ReplicaAck();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -85,6 +87,10 @@ public class DistLockProperties {
 
     public Redlock getRedlock() {
         return redlock;
+    }
+
+    public ReplicaAck getReplicaAck() {
+        return replicaAck;
     }
 
     /** Where distlock's Redis is. Set at most one of url, sentinel.master and cluster.nodes. */
@@ -273,6 +279,39 @@ public class DistLockProperties {
 
         public void setNodes(List<String> nodes) {
             this.nodes = nodes;
+        }
+    }
+
+    /**
+     * Replica acknowledgements (Redis WAIT) of every acquisition and release, so a failover to an
+     * acknowledging replica cannot lose them. Off by default.
+     */
+    public static class ReplicaAck {
+
+        /**
+         * Replicas that must acknowledge each acquisition and release; 0 (default) turns it off. An
+         * acquisition fewer replicas acknowledge is released again and fails; a release is only
+         * logged.
+         */
+        private int replicas;
+
+        /** How long to wait for them; shorter than distlock.redis.timeout. */
+        private Duration timeout = Duration.ofSeconds(1);
+
+        public int getReplicas() {
+            return replicas;
+        }
+
+        public void setReplicas(int replicas) {
+            this.replicas = replicas;
+        }
+
+        public Duration getTimeout() {
+            return timeout;
+        }
+
+        public void setTimeout(Duration timeout) {
+            this.timeout = timeout;
         }
     }
 

@@ -38,6 +38,17 @@ final class LockPropertiesValidator {
             throw new InvalidLockPropertyException("distlock.redis.timeout", "'" + timeout + "' is not positive",
                     "Set how long to wait for one Redis answer, e.g. 5s.");
         }
+        DistLockProperties.ReplicaAck ack = properties.getReplicaAck();
+        if (ack.getReplicas() < 0) {
+            throw new InvalidLockPropertyException("distlock.replica-ack.replicas", "'" + ack.getReplicas()
+                    + "' is negative", "Use 0 to turn replica acknowledgements off, or the number of replicas.");
+        }
+        if (ack.getReplicas() > 0 && (ack.getTimeout() == null || ack.getTimeout().isNegative()
+                || ack.getTimeout().isZero() || ack.getTimeout().compareTo(timeout) >= 0)) {
+            throw new InvalidLockPropertyException("distlock.replica-ack.timeout", "'" + ack.getTimeout()
+                    + "' is not between zero and distlock.redis.timeout (" + timeout + ")",
+                    "Use a short positive duration such as 500ms, below distlock.redis.timeout.");
+        }
         Integer database = properties.getRedis().getDatabase();
         if (database != null && database < 0) {
             throw new InvalidLockPropertyException("distlock.redis.database", "'" + database + "' is negative",

@@ -6,6 +6,8 @@ import io.distlock.core.LockTemplate;
 import io.distlock.core.RedisLock;
 import io.distlock.test.RedisCluster;
 import io.distlock.test.RedisExtension;
+import io.distlock.test.RedisSentinel;
+import io.distlock.test.RedisServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -20,6 +22,7 @@ import java.time.Duration;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 @Timeout(60)
 class DistLockAutoConfigurationTest {
@@ -98,6 +101,9 @@ class DistLockAutoConfigurationTest {
         assertStartupFails("distlock.redis.cluster.nodes", "host:port", "distlock.redis.cluster.nodes=localhost:x");
         assertStartupFails("distlock.redis.database", "only database 0",
                 "distlock.redis.cluster.nodes=localhost:7000", "distlock.redis.database=2");
+        assertStartupFails("distlock.replica-ack.replicas", "negative", url, "distlock.replica-ack.replicas=-1");
+        assertStartupFails("distlock.replica-ack.timeout", "between zero and distlock.redis.timeout", url,
+                "distlock.replica-ack.replicas=1", "distlock.replica-ack.timeout=5s");
     }
 
     @Test
@@ -116,6 +122,30 @@ class DistLockAutoConfigurationTest {
                     assertThat(result).isEqualTo("held on 1 node");
                 });
             }
+        }
+    }
+
+    @Test
+    void sentinelPropertiesFindTheMasterAndReplicaAcksConfirmEachAcquisition() {
+        try (RedisSentinel sentinel = RedisSentinel.start(1, 3)) {
+            runner.withPropertyValues("distlock.redis.sentinel.master=" + RedisSentinel.MASTER_NAME,
+                            "distlock.redis.sentinel.nodes=" + String.join(",", sentinel.sentinelHostsAndPorts()),
+                            "distlock.replica-ack.replicas=1", "distlock.replica-ack.timeout=300ms")
+                    .run(context -> {
+                        assertThat(context).hasNotFailed();
+                        LockTemplate template = context.getBean(LockTemplate.class);
+                        RedisServer replica = sentinel.replicas().get(0);
+                        assertThat(template.execute("order:42", null, null,
+                                () -> replica.commandString("EXISTS", "distlock:{order:42}")))
+                                .as("the replica has the lock when the method runs").isEqualTo("1");
+                        replica.pause();
+                        try {
+                            assertThatThrownBy(() -> template.execute("order:43", null, null, () -> "ran"))
+                                    .isInstanceOf(LockException.class).hasMessageContaining("replicas acknowledged");
+                        } finally {
+                            replica.resume();
+                        }
+                    });
         }
     }
 
