@@ -116,13 +116,20 @@ class ClusterLockTest {
     }
 
     @Test
-    void theWatchdogRenewsLocksOfEverySlotWithoutCrossSlotErrors() {
+    void theWatchdogRenewsLocksOfEveryKindAndSlotWithoutCrossSlotErrors() {
         RecordingListener events = new RecordingListener();
         Duration lease = Duration.ofMillis(1500);
         LockClient client = clients.openCluster(cluster, b -> b.watchdogTimeout(lease).listener(events));
         List<RedisLock> locks = new ArrayList<>();
-        for (int i = 0; i < 200; i++) {
-            RedisLock lock = client.getLock("job:" + i);
+        for (int i = 0; i < 200; i++) {  // every kind renews in batches per slot
+            String name = "job:" + i;
+            RedisLock lock = switch (i % 5) {
+                case 0 -> client.getLock(name);
+                case 1 -> client.getFairLock(name);
+                case 2 -> client.getFencedLock(name);
+                case 3 -> client.getReadWriteLock(name).readLock();
+                default -> client.getReadWriteLock(name).writeLock();
+            };
             lock.lock();
             locks.add(lock);
         }
