@@ -445,13 +445,27 @@ public final class LockClient implements AutoCloseable {
          * commands queue behind it: keep the timeout short. Asynchronous replication still applies
          * to replicas beyond the count, and to lease renewals.
          *
-         * @param replicas replicas that must acknowledge; 0 turns the option off
-         * @param timeout  how long to wait for them; positive and shorter than the command timeout
+         * <p>An acknowledgement only counts when it came on the connection that made the change: if
+         * a connection was replaced in between, the change counts as unconfirmed. On a cluster the
+         * {@code WAIT} goes to the master the client's slot map names for the lock; while a slot
+         * migrates ({@code ASK}) that can be another node than the one that ran the script.
+         * Locks of the same client are never handed from thread to thread locally with this on:
+         * every acquisition goes through Redis and its acknowledgement.
+         *
+         * @param replicas replicas that must acknowledge; 0 turns the option off (the timeout may then be null)
+         * @param timeout  how long to wait for them; positive, and shorter than the command timeout
+         *                 (checked when this builder creates the Redis client; a client passed in
+         *                 keeps its own timeouts, so keep this shorter than those)
          * @return this builder
          */
         public Builder replicaAcks(int replicas, Duration timeout) {
             if (replicas < 0) {
                 throw new IllegalArgumentException("replicaAcks replicas must not be negative, but was " + replicas);
+            }
+            if (replicas == 0) {
+                this.ackReplicas = 0;
+                this.ackTimeout = null;
+                return this;
             }
             Objects.requireNonNull(timeout, "replicaAcks timeout must not be null");
             if (timeout.isNegative() || timeout.isZero()) {
@@ -514,7 +528,11 @@ public final class LockClient implements AutoCloseable {
                         .timeoutOptions(TimeoutOptions.enabled(commandTimeout))
                         .socketOptions(SocketOptions.builder().connectTimeout(commandTimeout).build())
                         .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
+                                // Redirects and failing reconnects refresh the slot map, at most once a
+                                // second: after a master dies, the first refresh usually comes before the
+                                // election, so the next ones must not be 30 s (Lettuce's default) away.
                                 .enableAllAdaptiveRefreshTriggers()
+                                .adaptiveRefreshTriggersTimeout(Duration.ofSeconds(1))
                                 .enablePeriodicRefresh(Duration.ofSeconds(30))
                                 .build())
                         .build());

@@ -186,12 +186,14 @@ class ClusterLockTest {
         }
         RedisServer paused = cluster.replicasOf(1).get(0);
         paused.pause();
+        int refused = 0;
         try {
             for (int i = 0; i < 30; i++) {
                 RedisLock lock = client.getLock("acked:" + i);
                 if (cluster.shardOf(SlotHash.getSlot("distlock:{acked:" + i + "}")) == 1) {
                     assertThatThrownBy(lock::tryLock).isInstanceOf(LockException.class)
                             .hasMessageContaining("only 0 of 1 replicas");
+                    refused++;
                 } else {
                     assertThat(lock.tryLock()).as("shards whose replica is up are not held back").isTrue();
                     lock.unlock();
@@ -200,6 +202,7 @@ class ClusterLockTest {
         } finally {
             paused.resume();
         }
+        assertThat(refused).as("names on the paused replica's shard").isGreaterThan(3);
     }
 
     @Test

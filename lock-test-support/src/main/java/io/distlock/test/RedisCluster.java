@@ -29,6 +29,7 @@ public final class RedisCluster implements AutoCloseable {
     private static final Pattern OFFSET = Pattern.compile("master_repl_offset:(\\d+)");
 
     private final List<Shard> shards;
+    private final List<RedisServer> dead = new ArrayList<>();
 
     private RedisCluster(List<Shard> shards) {
         this.shards = shards;
@@ -123,7 +124,8 @@ public final class RedisCluster implements AutoCloseable {
     /**
      * A manual failover of one shard ({@code CLUSTER FAILOVER} on its first replica): the master stops
      * taking writes, the replica catches up and takes over the slots, the old master becomes its
-     * replica. Returns once every node agrees and the new replica is in sync, so no write is lost.
+     * replica. Returns once the roles swapped, every node reports {@code cluster_state:ok} and the
+     * new replica's link is up; a manual failover loses no acknowledged write.
      *
      * @param shard index of the shard, in slot order
      * @throws IllegalStateException if the shard has no replica
@@ -140,6 +142,32 @@ public final class RedisCluster implements AutoCloseable {
         target.replicas.set(0, target.master);
         target.master = promoted;
         awaitHealthy();
+    }
+
+    /**
+     * Kills a shard's master with SIGKILL, as a crash would; its first replica is elected in its
+     * place once the other masters mark it failed (node timeout 2 s). Returns when the replica is
+     * master and the surviving nodes report {@code cluster_state:ok}. The dead node stays dead
+     * (and is closed with the cluster); the shard has one replica fewer.
+     *
+     * @param shard index of the shard
+     * @return the replica that took over
+     * @throws IllegalStateException if the shard has no replica
+     */
+    public RedisServer killMaster(int shard) {
+        Shard target = shards.get(shard);
+        if (target.replicas.isEmpty()) {
+            throw new IllegalStateException("shard " + shard + " has no replica to take over");
+        }
+        RedisServer dead = target.master;
+        RedisServer promoted = target.replicas.remove(0);
+        dead.kill();
+        this.dead.add(dead);
+        Polling.awaitTrue(promoted + " was elected in place of the killed " + dead, FORMING,
+                () -> promoted.commandString("INFO", "replication").contains("role:master"));
+        target.master = promoted;
+        awaitHealthy();
+        return promoted;
     }
 
     /** @return the current master of each shard, in slot order (shard 0 serves the lowest slots) */
@@ -219,7 +247,9 @@ public final class RedisCluster implements AutoCloseable {
 
     @Override
     public void close() {
-        RedisServers.closeAll(allServers());
+        List<RedisServer> all = allServers();
+        all.addAll(dead);
+        RedisServers.closeAll(all);
     }
 
     @Override

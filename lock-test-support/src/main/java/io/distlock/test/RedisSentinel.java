@@ -85,18 +85,28 @@ public final class RedisSentinel implements AutoCloseable {
         String others = Integer.toString(sentinels.size() - 1);
         Polling.awaitTrue("every Sentinel sees " + master + ", its replicas and the other Sentinels", SETTLING,
                 () -> sentinels.stream().allMatch(sentinel -> {
-                    Map<String, String> state = masterState(sentinel);
+                    Map<String, String> state = fields(sentinel.command("SENTINEL", "MASTER", MASTER_NAME));
                     return state.get("port").equals(Integer.toString(master.port()))
                             && state.get("num-slaves").equals(replicas) && state.get("num-other-sentinels").equals(others)
-                            && !state.get("flags").contains("down");
+                            && !state.get("flags").contains("down") && replicasLookHealthy(sentinel);
                 }));
         Polling.awaitTrue("the replicas are in sync with " + master, SETTLING, () -> dataNodes.stream()
                 .filter(node -> node != master)
                 .allMatch(node -> node.commandString("INFO", "replication").contains("master_link_status:up")));
     }
 
-    private static Map<String, String> masterState(RedisServer sentinel) {
-        List<?> fields = (List<?>) sentinel.command("SENTINEL", "MASTER", MASTER_NAME);
+    private static boolean replicasLookHealthy(RedisServer sentinel) {
+        for (Object replica : (List<?>) sentinel.command("SENTINEL", "REPLICAS", MASTER_NAME)) {
+            String flags = fields(replica).get("flags");
+            if (flags.contains("down") || flags.contains("disconnected")) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static Map<String, String> fields(Object reply) {
+        List<?> fields = (List<?>) reply;
         Map<String, String> state = new HashMap<>();
         for (int i = 0; i + 1 < fields.size(); i += 2) {
             state.put(String.valueOf(fields.get(i)), String.valueOf(fields.get(i + 1)));
@@ -113,7 +123,15 @@ public final class RedisSentinel implements AutoCloseable {
      */
     public RedisServer failover() {
         RedisServer old = master();
-        sentinels.get(0).command("SENTINEL", "FAILOVER", MASTER_NAME);
+        // Refused (NOGOODSLAVE, INPROG) while a replica was lately unreachable or a failover runs: retry.
+        Polling.awaitTrue("a Sentinel accepted SENTINEL FAILOVER", SETTLING, () -> {
+            try {
+                sentinels.get(0).command("SENTINEL", "FAILOVER", MASTER_NAME);
+                return true;
+            } catch (RedisReplyException refused) {
+                return false;
+            }
+        });
         Polling.awaitTrue("the Sentinels name a new master", SETTLING,
                 () -> sentinels.stream().allMatch(sentinel -> masterPort(sentinel) != old.port()));
         RedisServer promoted = master();

@@ -16,7 +16,7 @@ class TopologyFixturesTest {
             assertThat(set.replicas()).hasSize(1);
             assertThat(set.sentinelUri()).startsWith("redis-sentinel://").endsWith("#" + RedisSentinel.MASTER_NAME);
             master.command("SET", "k", "v");
-            master.command("WAIT", "1", "5000");
+            assertThat(master.command("WAIT", "1", "5000")).as("replicas that have the key").isEqualTo(1L);
 
             RedisServer promoted = set.failover();
 
@@ -45,6 +45,11 @@ class TopologyFixturesTest {
             assertThat(replica.commandString("INFO", "replication")).contains("role:master");
             assertThat(oldMaster.commandString("INFO", "replication")).contains("role:slave");
             cluster.flushAll();
+
+            RedisServer survivor = cluster.replicasOf(1).get(0);
+            assertThat(cluster.killMaster(1)).isSameAs(survivor);
+            assertThat(cluster.nodes().get(1)).isSameAs(survivor);
+            assertThat(cluster.replicasOf(1)).isEmpty();
         }
     }
 }

@@ -69,6 +69,7 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
         this.commands = connections.commands();
         this.subscriptions = new LockSubscriptions<>(connections.pubSub(), connections.shardedPubSub(),
                 Acquisition::holderId);
+        connections.onTopologyChange(subscriptions::resubscribeAll);
         this.scheduler = scheduler;
         this.events = events;
         this.watchdog = new LeaseWatchdog(scheduler, watchdogLeaseMillis, RENEWAL_BATCH_SIZE, connections.slotOf(),

@@ -9,9 +9,11 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.event.ClusterTopologyChangedEvent;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import reactor.core.Disposable;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -36,18 +38,23 @@ public final class RedisConnections implements AutoCloseable {
     private final StatefulRedisPubSubConnection<String, String> pubSub;
     private final boolean cluster;
     private final boolean sharded;
-    private final AbstractRedisClient ownedClient;
+    private final AbstractRedisClient client;
+    private final boolean owned;
+    private final ConnectionChanges changes;
+    private volatile Disposable topologyChanges;
 
     private RedisConnections(RedisClusterAsyncCommands<String, String> commands,
                              StatefulConnection<String, String> connection,
                              StatefulRedisPubSubConnection<String, String> pubSub, boolean cluster, boolean sharded,
-                             AbstractRedisClient ownedClient) {
+                             AbstractRedisClient client, boolean owned, ConnectionChanges changes) {
         this.commands = commands;
         this.connection = connection;
         this.pubSub = pubSub;
         this.cluster = cluster;
         this.sharded = sharded;
-        this.ownedClient = ownedClient;
+        this.client = client;
+        this.owned = owned;
+        this.changes = changes;
     }
 
     /**
@@ -60,12 +67,14 @@ public final class RedisConnections implements AutoCloseable {
      */
     public static RedisConnections standalone(RedisClient client, boolean owned) {
         StatefulRedisConnection<String, String> connection = null;
+        ConnectionChanges changes = new ConnectionChanges();
+        client.addListener(changes);
         try {
             connection = client.connect(StringCodec.UTF8);
             StatefulRedisPubSubConnection<String, String> pubSub = client.connectPubSub(StringCodec.UTF8);
-            return new RedisConnections(connection.async(), connection, pubSub, false, false, owned ? client : null);
+            return new RedisConnections(connection.async(), connection, pubSub, false, false, client, owned, changes);
         } catch (RuntimeException e) {
-            closeAfterFailure(connection, owned ? client : null);
+            closeAfterFailure(connection, client, owned, changes);
             throw e;
         }
     }
@@ -81,13 +90,15 @@ public final class RedisConnections implements AutoCloseable {
      */
     public static RedisConnections cluster(RedisClusterClient client, boolean owned, Duration commandTimeout) {
         StatefulRedisClusterConnection<String, String> connection = null;
+        ConnectionChanges changes = new ConnectionChanges();
+        client.addListener(changes);
         try {
             connection = client.connect(StringCodec.UTF8);
             boolean sharded = majorVersion(connection, commandTimeout) >= 7;
             StatefulRedisPubSubConnection<String, String> pubSub = client.connectPubSub(StringCodec.UTF8);
-            return new RedisConnections(connection.async(), connection, pubSub, true, sharded, owned ? client : null);
+            return new RedisConnections(connection.async(), connection, pubSub, true, sharded, client, owned, changes);
         } catch (RuntimeException e) {
-            closeAfterFailure(connection, owned ? client : null);
+            closeAfterFailure(connection, client, owned, changes);
             throw e;
         }
     }
@@ -144,35 +155,68 @@ public final class RedisConnections implements AutoCloseable {
      * @return how many replicas acknowledged this connection's writes so far
      */
     public CompletableFuture<Long> waitForReplicas(String key, int replicas, long timeoutMillis) {
-        if (!cluster) {
-            return commands.waitForReplication(replicas, timeoutMillis).toCompletableFuture();
+        try {
+            if (!cluster) {
+                return commands.waitForReplication(replicas, timeoutMillis).toCompletableFuture();
+            }
+            StatefulRedisClusterConnection<String, String> clusterConnection =
+                    (StatefulRedisClusterConnection<String, String>) connection;
+            int slot = SlotHash.getSlot(key);
+            RedisClusterNode master = clusterConnection.getPartitions().getMasterBySlot(slot);
+            if (master == null) {
+                return CompletableFuture.failedFuture(new IllegalStateException("no master serves slot " + slot));
+            }
+            RedisURI uri = master.getUri();
+            return clusterConnection.getConnectionAsync(uri.getHost(), uri.getPort())
+                    .thenCompose(node -> node.async().waitForReplication(replicas, timeoutMillis));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);  // e.g. a closed connection: a failure, never a throw
         }
-        StatefulRedisClusterConnection<String, String> clusterConnection =
-                (StatefulRedisClusterConnection<String, String>) connection;
-        int slot = SlotHash.getSlot(key);
-        RedisClusterNode master = clusterConnection.getPartitions().getMasterBySlot(slot);
-        if (master == null) {
-            return CompletableFuture.failedFuture(new IllegalStateException("no master serves slot " + slot));
+    }
+
+    /**
+     * @return how many times a connection of the client dropped so far; a
+     *         {@code WAIT} answer only speaks for a write if this did not change in between
+     */
+    public long connectionChanges() {
+        return changes.count();
+    }
+
+    /**
+     * Runs an action whenever the cluster's topology changes (slots moved, a master replaced), e.g.
+     * to subscribe sharded channels again at their new nodes; nothing happens on a standalone Redis.
+     *
+     * @param action what to run, on a Lettuce thread; must not block
+     */
+    public void onTopologyChange(Runnable action) {
+        if (cluster) {
+            topologyChanges = client.getResources().eventBus().get()
+                    .filter(ClusterTopologyChangedEvent.class::isInstance)
+                    .subscribe(event -> action.run());
         }
-        RedisURI uri = master.getUri();
-        return clusterConnection.getConnectionAsync(uri.getHost(), uri.getPort())
-                .thenCompose(node -> node.async().waitForReplication(replicas, timeoutMillis));
     }
 
     /** Closes both connections, then the client if it was created for this engine. */
     @Override
     public void close() {
+        Disposable subscription = topologyChanges;
+        if (subscription != null) {
+            subscription.dispose();
+        }
         closeQuietly(pubSub);
         closeQuietly(connection);
-        if (ownedClient != null) {
-            ownedClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        client.removeListener(changes);
+        if (owned) {
+            client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
         }
     }
 
-    private static void closeAfterFailure(StatefulConnection<String, String> connection, AbstractRedisClient owned) {
+    private static void closeAfterFailure(StatefulConnection<String, String> connection, AbstractRedisClient client,
+                                          boolean owned, ConnectionChanges changes) {
         closeQuietly(connection);
-        if (owned != null) {
-            owned.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        client.removeListener(changes);
+        if (owned) {
+            client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
         }
     }
 

@@ -13,31 +13,36 @@ import java.util.concurrent.CompletableFuture;
  */
 public record ReplicaAcks(RedisConnections connections, int replicas, long timeoutMillis) {
 
+    /** @return a mark to take before sending a change, for {@link #await(String, long)} */
+    public long mark() {
+        return connections.connectionChanges();
+    }
+
     /**
-     * @param key a key the change touched, naming the node to ask on a cluster
-     * @return completes when enough replicas acknowledged; fails with {@link ReplicaAckShortfall}
-     *         when fewer did within the timeout, or with the Redis failure
+     * @param key  a key the change touched, naming the node to ask on a cluster
+     * @param mark {@link #mark()} from before the change was sent
+     * @return completes when enough replicas acknowledged; fails with {@link Unconfirmed} when
+     *         fewer did within the timeout, or a connection was replaced meanwhile (then the
+     *         {@code WAIT} ran on a connection that never made the change), or with the Redis failure
      */
-    public CompletableFuture<Void> await(String key) {
+    public CompletableFuture<Void> await(String key, long mark) {
         return connections.waitForReplicas(key, replicas, timeoutMillis).thenAccept(acknowledged -> {
+            if (connections.connectionChanges() != mark) {
+                throw new Unconfirmed("the connection to Redis was replaced before the replicas answered");
+            }
             if (acknowledged < replicas) {
-                throw new ReplicaAckShortfall(acknowledged);
+                throw new Unconfirmed("only " + acknowledged + " of " + replicas + " replicas acknowledged it within "
+                        + timeoutMillis + " ms");
             }
         });
     }
 
-    /** Fewer replicas than required acknowledged a change within the timeout. */
-    static final class ReplicaAckShortfall extends RuntimeException {
+    /** A change was not confirmed by enough replicas. */
+    static final class Unconfirmed extends RuntimeException {
         private static final long serialVersionUID = 1L;
-        private final long acknowledged;
 
-        ReplicaAckShortfall(long acknowledged) {
-            super(acknowledged + " replicas acknowledged", null, false, false);
-            this.acknowledged = acknowledged;
-        }
-
-        long acknowledged() {
-            return acknowledged;
+        Unconfirmed(String why) {
+            super(why, null, false, false);
         }
     }
 }

@@ -37,48 +37,50 @@ public final class ReplicatedProtocol implements LockProtocol {
 
     @Override
     public CompletableFuture<Attempt> tryAcquire(LockKeys keys, String holderId, long leaseMillis, int knownCount) {
+        long mark = acks.mark();
         return delegate.tryAcquire(keys, holderId, leaseMillis, knownCount).thenCompose(attempt -> {
-            if (!attempt.acquired()) {
+            if (!attempt.acquired() || attempt.holdCount() > 1) {
+                // A re-entry changes nothing another holder could see: its first hold was acknowledged.
                 return CompletableFuture.completedFuture(attempt);
             }
-            return acks.await(keys.lockKey()).handle((ok, error) -> error).thenCompose(error -> {
-                if (error == null) {
-                    return CompletableFuture.completedFuture(attempt);
-                }
-                // Give the unconfirmed hold back before failing, whatever the release's own outcome.
-                return delegate.release(keys, holderId, knownCount + 1).handle((released, releaseError) -> {
-                    throw notAcknowledged(keys, RedisFailures.unwrap(error));
-                });
-            });
+            return acks.await(keys.lockKey(), mark).handle((ok, error) -> error).thenCompose(error -> error == null
+                    ? CompletableFuture.completedFuture(attempt)
+                    : giveBack(keys, holderId, attempt, RedisFailures.unwrap(error)));
         });
     }
 
-    private LockException notAcknowledged(LockKeys keys, Throwable error) {
-        String why = error instanceof ReplicaAcks.ReplicaAckShortfall shortfall
-                ? "only " + shortfall.acknowledged() + " of " + acks.replicas() + " replicas acknowledged it within "
-                        + acks.timeoutMillis() + " ms"
-                : "waiting for replicas failed (" + error + ")";
-        return new LockException("Lock " + keys.lockKey() + " was taken on the master but " + why
-                + ", so it was released again: a failover could have lost it. Check the replicas (INFO replication)"
-                + " or lower the required replica acknowledgements (LockClient.Builder.replicaAcks, "
-                + "distlock.replica-ack.replicas).", error);
+    /** Releases an unconfirmed hold, then fails the attempt saying why and whether the release worked. */
+    private CompletableFuture<Attempt> giveBack(LockKeys keys, String holderId, Attempt attempt, Throwable why) {
+        return delegate.release(keys, holderId, attempt.holdCount()).handle((released, releaseError) -> {
+            String reason = why instanceof ReplicaAcks.Unconfirmed ? why.getMessage()
+                    : "waiting for replicas failed (" + why + ")";
+            String outcome = releaseError == null ? "so it was released again"
+                    : "and releasing it failed too (" + RedisFailures.unwrap(releaseError).getMessage()
+                            + "), so it ends with its lease";
+            throw new LockException("Lock " + keys.lockKey() + " was taken on the master but " + reason + ", "
+                    + outcome + ": a failover could have lost it. Check the replicas (INFO replication) or lower "
+                    + "the required replica acknowledgements (LockClient.Builder.replicaAcks, "
+                    + "distlock.replica-ack.replicas).", why);
+        });
     }
 
     @Override
     public CompletableFuture<Long> release(LockKeys keys, String holderId, int expectedCount) {
-        return acknowledged(keys, "release", delegate.release(keys, holderId, expectedCount), -1L);
+        long mark = acks.mark();
+        return acknowledged(keys, "release", mark, delegate.release(keys, holderId, expectedCount), -1L);
     }
 
     @Override
     public CompletableFuture<Long> forceUnlock(LockKeys keys) {
-        return acknowledged(keys, "forced release", delegate.forceUnlock(keys), 0L);
+        long mark = acks.mark();
+        return acknowledged(keys, "forced release", mark, delegate.forceUnlock(keys), 0L);
     }
 
     /** Waits for the replicas unless the result says Redis changed nothing (nothing to replicate). */
-    private CompletableFuture<Long> acknowledged(LockKeys keys, String what, CompletableFuture<Long> change,
-                                                 long unchanged) {
+    private CompletableFuture<Long> acknowledged(LockKeys keys, String what, long mark,
+                                                 CompletableFuture<Long> change, long unchanged) {
         return change.thenCompose(result -> result == unchanged ? CompletableFuture.completedFuture(result)
-                : acks.await(keys.lockKey()).handle((ok, error) -> {
+                : acks.await(keys.lockKey(), mark).handle((ok, error) -> {
                     if (error != null) {
                         warnUnconfirmed(keys, what, error);
                     }
@@ -88,9 +90,8 @@ public final class ReplicatedProtocol implements LockProtocol {
 
     private void warnUnconfirmed(LockKeys keys, String what, Throwable error) {
         LOG.log(Level.WARNING, () -> "The " + what + " of " + keys.lockKey() + " is done on the master, but not "
-                + "confirmed by " + acks.replicas() + " replicas within " + acks.timeoutMillis() + " ms ("
-                + RedisFailures.unwrap(error).getMessage() + "): a failover now could bring the lock back until "
-                + "its lease ends");
+                + "confirmed: " + RedisFailures.unwrap(error).getMessage() + ". A failover now could bring the lock "
+                + "back until its lease ends");
     }
 
     @Override

@@ -4,6 +4,7 @@ import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.pubsub.api.async.RedisPubSubAsyncCommands;
 
+import java.lang.System.Logger.Level;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -35,14 +36,18 @@ public final class LockSubscriptions<T> {
     /** Prefix of a message that names the one waiter to wake: {@code @<holder id>} (fair locks). */
     public static final String WAKE_HOLDER = "@";
 
-    /** Pause before subscribing again after the server dropped a subscription and the retry failed. */
-    private static final long RESUBSCRIBE_RETRY_MILLIS = 200;
+    private static final System.Logger LOG = System.getLogger(LockSubscriptions.class.getName());
+    /** First pause before subscribing again after a failed re-subscription; doubles up to the maximum. */
+    private static final long RESUBSCRIBE_FIRST_RETRY_MILLIS = 100;
+    private static final long RESUBSCRIBE_MAX_RETRY_MILLIS = 2_000;
 
     private final RedisPubSubAsyncCommands<String, String> commands;
     private final boolean sharded;
     private final Function<T, String> idOf;
     private final ConcurrentHashMap<String, WakeUpChannel<T>> channels = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Per channel, our {@code SUNSUBSCRIBE}s whose answer has not come yet. */
+    private final ConcurrentHashMap<String, Integer> ownUnsubscribes = new ConcurrentHashMap<>();
 
     /**
      * @param connection the client's dedicated pub/sub connection
@@ -90,21 +95,50 @@ public final class LockSubscriptions<T> {
      * works; the confirmation wakes a waiter, since a release may have been missed meanwhile.
      */
     private void endedByServer(String channel) {
+        if (consumeOwnUnsubscribe(channel)) {
+            return;
+        }
         WakeUpChannel<T> waiters = channels.get(channel);
         if (waiters != null) {
-            resubscribe(waiters);
+            resubscribe(waiters, RESUBSCRIBE_FIRST_RETRY_MILLIS);
         }
     }
 
-    private void resubscribe(WakeUpChannel<T> waiters) {
+    /** @return whether a {@code SUNSUBSCRIBE} of ours was waiting for this answer (and now is not) */
+    private boolean consumeOwnUnsubscribe(String channel) {
+        boolean[] own = new boolean[1];
+        ownUnsubscribes.computeIfPresent(channel, (name, pending) -> {
+            own[0] = true;
+            return pending > 1 ? pending - 1 : null;
+        });
+        return own[0];
+    }
+
+    /**
+     * Subscribes every sharded channel that has waiters again, e.g. after the cluster topology
+     * changed: a master that died sends no {@code SUNSUBSCRIBE}, but its slots' channels now live
+     * on the replica that replaced it. A channel still subscribed is merely confirmed again, which
+     * wakes one waiter to look once more.
+     */
+    public void resubscribeAll() {
+        if (sharded) {
+            channels.values().forEach(waiters -> resubscribe(waiters, RESUBSCRIBE_FIRST_RETRY_MILLIS));
+        }
+    }
+
+    private void resubscribe(WakeUpChannel<T> waiters, long retryMillis) {
         if (closed.get() || channels.get(waiters.channel()) != waiters) {
             return;
         }
         try {
             commands.ssubscribe(waiters.channel()).whenComplete((ok, error) -> {
                 if (error != null) {
-                    CompletableFuture.delayedExecutor(RESUBSCRIBE_RETRY_MILLIS, TimeUnit.MILLISECONDS)
-                            .execute(() -> resubscribe(waiters));
+                    if (retryMillis == RESUBSCRIBE_FIRST_RETRY_MILLIS) {
+                        LOG.log(Level.WARNING, () -> "Could not subscribe to " + waiters.channel() + " again ("
+                                + error + "); retrying while its waiters wait");
+                    }
+                    CompletableFuture.delayedExecutor(retryMillis, TimeUnit.MILLISECONDS).execute(() ->
+                            resubscribe(waiters, Math.min(retryMillis * 2, RESUBSCRIBE_MAX_RETRY_MILLIS)));
                 }
             });
         } catch (RuntimeException e) {
@@ -179,6 +213,7 @@ public final class LockSubscriptions<T> {
             try {
                 if (sharded) {
                     commands.sunsubscribe(name);
+                    ownUnsubscribes.merge(name, 1, Integer::sum);
                 } else {
                     commands.unsubscribe(name);
                 }
