@@ -16,11 +16,11 @@ import java.util.concurrent.locks.Lock;
 final class DistlockBackend implements LockBackend {
 
     private final LockClient client;
-    private final LostLockCounter lost;
+    private final WatchdogCounters counters;
 
-    private DistlockBackend(LockClient client, LostLockCounter lost) {
+    private DistlockBackend(LockClient client, WatchdogCounters counters) {
         this.client = client;
-        this.lost = lost;
+        this.counters = counters;
     }
 
     /**
@@ -34,8 +34,8 @@ final class DistlockBackend implements LockBackend {
 
     /**
      * A client for the watchdog scenario: the given watchdog timeout, and a listener counting lost
-     * locks (so the engine builds an event per renewal too, as it does for an application with
-     * metrics).
+     * locks and failed renewals (so the engine builds an event per renewal too, as it does for an
+     * application with metrics).
      *
      * @param redisUri        the Redis to use
      * @param keyPrefix       prefix of every key of this backend
@@ -43,9 +43,9 @@ final class DistlockBackend implements LockBackend {
      * @return the connected backend
      */
     static DistlockBackend connectWatchdog(String redisUri, String keyPrefix, Duration watchdogTimeout) {
-        LostLockCounter lost = new LostLockCounter();
+        WatchdogCounters counters = new WatchdogCounters();
         return new DistlockBackend(LockClient.builder().redisUri(redisUri).keyPrefix(keyPrefix)
-                .watchdogTimeout(watchdogTimeout).listener(lost).build(), lost);
+                .watchdogTimeout(watchdogTimeout).listener(counters).build(), counters);
     }
 
     @Override
@@ -80,7 +80,12 @@ final class DistlockBackend implements LockBackend {
 
     @Override
     public OptionalLong lostLocks() {
-        return lost == null ? OptionalLong.empty() : OptionalLong.of(lost.count.get());
+        return counters == null ? OptionalLong.empty() : OptionalLong.of(counters.lost.get());
+    }
+
+    @Override
+    public OptionalLong renewalFailures() {
+        return counters == null ? OptionalLong.empty() : OptionalLong.of(counters.renewalFailures.get());
     }
 
     @Override
@@ -88,13 +93,19 @@ final class DistlockBackend implements LockBackend {
         client.close();
     }
 
-    /** Counts the engine's lost-lock events. */
-    private static final class LostLockCounter implements LockListener {
-        private final AtomicLong count = new AtomicLong();
+    /** Counts the engine's lost-lock and failed-renewal events. */
+    private static final class WatchdogCounters implements LockListener {
+        private final AtomicLong lost = new AtomicLong();
+        private final AtomicLong renewalFailures = new AtomicLong();
 
         @Override
         public void onLost(LockEvent event) {
-            count.incrementAndGet();
+            lost.incrementAndGet();
+        }
+
+        @Override
+        public void onRenewalFailed(LockEvent event) {
+            renewalFailures.incrementAndGet();
         }
     }
 }

@@ -1,9 +1,11 @@
 package io.distlock.benchmarks;
 
+import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
+import java.util.OptionalLong;
 
-/** What this JVM uses: CPU time of the whole process and used heap after a full GC. */
+/** What this JVM uses: CPU time of the whole process, JIT compilation time, used heap after a full GC. */
 final class JvmUsage {
 
     private JvmUsage() {
@@ -21,6 +23,16 @@ final class JvmUsage {
                     + ") does not provide; run it on a HotSpot-based JDK");
         }
         return hotspot.getProcessCpuTime();
+    }
+
+    /**
+     * @return time the JIT compilers spent so far, in milliseconds (part of the process CPU time: a
+     *         client measured in a cold JVM pays more of it), or empty if the JVM does not say
+     */
+    static OptionalLong jitMillis() {
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        return jit != null && jit.isCompilationTimeMonitoringSupported()
+                ? OptionalLong.of(jit.getTotalCompilationTime()) : OptionalLong.empty();
     }
 
     /**

@@ -42,6 +42,12 @@ public interface LockBackend extends AutoCloseable {
      */
     OptionalLong lostLocks();
 
+    /**
+     * @return how many lease renewals the client has reported failed (Redis errors) since it
+     *         connected, or empty if it does not report them (or was not connected to count them)
+     */
+    OptionalLong renewalFailures();
+
     /** Disconnects from Redis. */
     @Override
     void close();

@@ -147,6 +147,12 @@ final class RedissonBackend implements LockBackend {
         return OptionalLong.empty();
     }
 
+    /** @return empty: Redisson does not report a failed lease renewal */
+    @Override
+    public OptionalLong renewalFailures() {
+        return OptionalLong.empty();
+    }
+
     @Override
     public void close() {
         client.shutdown(0, 5, TimeUnit.SECONDS);

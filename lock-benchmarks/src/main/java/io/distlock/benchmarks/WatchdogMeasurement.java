@@ -14,18 +14,22 @@ import java.util.OptionalLong;
  * @param renewalCalls    {@code EVAL} + {@code EVALSHA} commands Redis received in the hold window,
  *                        less those of the benchmark's own census
  * @param cpuNanos        CPU time of the whole JVM in the hold window
+ * @param jitMillis       of which JIT compilation, in ms, if the JVM says
  * @param heapBytes       used heap after a GC with the locks held, minus before acquiring them
  * @param redisBytes      Redis {@code used_memory} with the locks held, minus before acquiring them
  * @param keysAtEnd       the client's lock keys in Redis at the end of the hold window
  * @param minPttl         shortest lease left among those keys over all censuses, in ms
  * @param censuses        how many censuses were taken in the hold window (the last at its end)
+ * @param longestStall    longest stall of the JVM in the hold window, in ms ({@link PauseMonitor})
  * @param lostReported    locks the client reported lost, if it reports losses
+ * @param renewalFailures renewals the client reported failed (Redis errors), if it reports them
  * @param unlockFailures  {@code unlock()} calls at the end that failed because the lock was not held
  */
 public record WatchdogMeasurement(String backend, int locks, int batchSize, long acquireNanos, long holdNanos,
-                                  long renewalInterval, long renewalCalls, long cpuNanos, long heapBytes,
-                                  long redisBytes, long keysAtEnd, long minPttl, int censuses,
-                                  OptionalLong lostReported, long unlockFailures) {
+                                  long renewalInterval, long renewalCalls, long cpuNanos, OptionalLong jitMillis,
+                                  long heapBytes,
+                                  long redisBytes, long keysAtEnd, long minPttl, int censuses, long longestStall,
+                                  OptionalLong lostReported, OptionalLong renewalFailures, long unlockFailures) {
 
     /** @return renewal rounds in the hold window: its length over the renewal interval */
     public double rounds() {

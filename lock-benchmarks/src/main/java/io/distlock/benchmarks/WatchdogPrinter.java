@@ -35,6 +35,7 @@ final class WatchdogPrinter {
         row("JVM CPU time in the hold", "%.2f s", m -> m.cpuNanos() / 1e9, ours, theirs);
         line("| JVM CPU in the hold, share of one core | %.1f%% | %.1f%% | |", ours.cpuPercentOfCore(),
                 theirs.cpuPercentOfCore());
+        line("| of which JIT compilation | %s | %s | |", millis(ours.jitMillis()), millis(theirs.jitMillis()));
         row("heap per held lock (approximate)", "%,.0f B", WatchdogMeasurement::heapBytesPerLock, ours, theirs);
         row("Redis used_memory per held lock", "%,.0f B", WatchdogMeasurement::redisBytesPerLock, ours, theirs);
         line("| lock keys in Redis at the end of the hold | %,d | %,d | |", ours.keysAtEnd(), theirs.keysAtEnd());
@@ -42,8 +43,12 @@ final class WatchdogPrinter {
                 theirs.minPttl());
         line("| locks the client reported lost | %s | %s | |", reported(ours.lostReported()),
                 reported(theirs.lostReported()));
+        line("| renewals the client reported failed (Redis errors) | %s | %s | |", reported(ours.renewalFailures()),
+                reported(theirs.renewalFailures()));
         line("| unlock() failures after the hold | %,d | %,d | |", ours.unlockFailures(), theirs.unlockFailures());
         line("| locks lost | %,d | %,d | |", ours.locksLost(), theirs.locksLost());
+        line("| longest JVM stall in the hold (10 ms sleeper woke late by) | %,d ms | %,d ms | |", ours.longestStall(),
+                theirs.longestStall());
         out.println();
         out.println("- Each client has its own connection and runs alone: distlock first, then Redisson (lockWatchdogTimeout "
                 + "set to the timeout, lockWatchdogBatchSize at its default)"
@@ -52,8 +57,10 @@ final class WatchdogPrinter {
         out.println("- Renewal calls = EVAL + EVALSHA calls in INFO commandstats over the hold window, less the "
                 + "benchmark's own censuses (a SCAN-and-PTTL script, one call per 1,000 keys).");
         out.println("- CPU = CPU time of the whole JVM (both clients live in it, one idle while the other is measured; "
-                + "also GC and JIT). Heap = used heap after System.gc() with the locks and their Lock objects held, "
+                + "also GC and JIT: distlock goes first, so in a JVM that ran nothing before it compiles more). Heap = used heap after System.gc() with the locks and their Lock objects held, "
                 + "minus before acquiring, per lock. Redis memory likewise from INFO memory.");
+        out.println("- A lease is lost when its renewal stalls longer than the timeout minus the renewal interval, "
+                + "whichever client renews it: a loss next to a JVM stall that long points at the machine.");
         out.println("- distlock's client counts lost-lock events with a listener, so it builds an event per renewal, as "
                 + "it would for an application with metrics.");
         out.println();
@@ -72,8 +79,12 @@ final class WatchdogPrinter {
         line("| %s | " + format + " | " + format + " | %s |", label, a, b, ratio);
     }
 
-    private static String reported(OptionalLong lost) {
-        return lost.isPresent() ? String.format(Locale.ROOT, "%,d", lost.getAsLong()) : "n/a (no such signal)";
+    private static String millis(OptionalLong value) {
+        return value.isPresent() ? String.format(Locale.ROOT, "%,d ms", value.getAsLong()) : "n/a";
+    }
+
+    private static String reported(OptionalLong count) {
+        return count.isPresent() ? String.format(Locale.ROOT, "%,d", count.getAsLong()) : "n/a (no such signal)";
     }
 
     private void line(String format, Object... args) {

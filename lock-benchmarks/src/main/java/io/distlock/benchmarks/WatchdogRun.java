@@ -3,6 +3,7 @@ package io.distlock.benchmarks;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
 import java.util.function.Consumer;
@@ -13,8 +14,8 @@ import java.util.function.Function;
  * whose watchdog timeout is {@link WatchdogOptions#timeout()}, acquires N locks without a lease
  * ({@code lock()}, one after the other from one thread, as a job locking its items would) and holds
  * them for {@link WatchdogOptions#hold()}. Over the hold window it measures the script calls Redis
- * receives ({@code INFO commandstats}), the JVM's CPU time, and takes censuses of the lock keys
- * (count and shortest lease left); around the acquisition it measures heap and Redis memory. Then
+ * receives ({@code INFO commandstats}), the JVM's CPU time and longest stall ({@link PauseMonitor}),
+ * and takes censuses of the lock keys (count and shortest lease left); around the acquisition it measures heap and Redis memory. Then
  * it unlocks everything from the same thread, closes the client and deletes what is left.
  *
  * <p>A server the run started is flushed before each client, so each starts from an empty Redis; a
@@ -98,15 +99,18 @@ final class WatchdogRun {
                 }
             }
             return new WatchdogMeasurement(subject, options.locks(), backend.watchdogBatchSize(), acquireNanos,
-                    hold.nanos, options.renewalInterval().toNanos(), hold.scriptCalls, hold.cpuNanos, heapBytes,
-                    redisBytes, hold.last.keys(), hold.minPttl, CENSUSES, backend.lostLocks(), unlockFailures);
+                    hold.nanos, options.renewalInterval().toNanos(), hold.scriptCalls, hold.cpuNanos, hold.jitMillis,
+                    heapBytes,
+                    redisBytes, hold.last.keys(), hold.minPttl, CENSUSES, hold.longestStallMillis, backend.lostLocks(),
+                    backend.renewalFailures(), unlockFailures);
         } finally {
             admin.deleteKeys(prefix + "*");
         }
     }
 
     /** The counters of one hold window. */
-    private record Hold(long nanos, long scriptCalls, long cpuNanos, long minPttl, LeaseCensus.Result last) {
+    private record Hold(long nanos, long scriptCalls, long cpuNanos, OptionalLong jitMillis, long minPttl,
+                        LeaseCensus.Result last, long longestStallMillis) {
     }
 
     /** Waits out the hold window, taking the censuses, and reads the counters around it. */
@@ -114,21 +118,29 @@ final class WatchdogRun {
         long holdNanos = options.hold().toNanos();
         long callsBefore = admin.scriptCalls();
         long cpuBefore = JvmUsage.processCpuNanos();
+        OptionalLong jitBefore = JvmUsage.jitMillis();
         long start = System.nanoTime();
         long censusCalls = 0;
         long minPttl = Long.MAX_VALUE;
         LeaseCensus.Result last = null;
-        for (int k = 1; k <= CENSUSES; k++) {
-            sleepUntil(start + holdNanos * k / CENSUSES);
-            last = census.take(pattern);
-            censusCalls += last.scriptCalls();
-            minPttl = Math.min(minPttl, last.minPttl());
-            progress.accept(String.format(Locale.ROOT, "watchdog %-9s census %d/%d: %,d keys, shortest lease left "
-                    + "%,d ms", subject, k, CENSUSES, last.keys(), last.minPttl()));
+        try (PauseMonitor pauses = PauseMonitor.start()) {
+            for (int k = 1; k <= CENSUSES; k++) {
+                sleepUntil(start + holdNanos * k / CENSUSES);
+                last = census.take(pattern);
+                censusCalls += last.scriptCalls();
+                minPttl = Math.min(minPttl, last.minPttl());
+                progress.accept(String.format(Locale.ROOT, "watchdog %-9s census %d/%d: %,d keys, shortest lease "
+                        + "left %,d ms, longest JVM stall so far %,d ms", subject, k, CENSUSES, last.keys(),
+                        last.minPttl(), pauses.longestMillis()));
+            }
+            long cpuNanos = JvmUsage.processCpuNanos() - cpuBefore;
+            OptionalLong jitAfter = JvmUsage.jitMillis();
+            OptionalLong jitMillis = jitBefore.isPresent() && jitAfter.isPresent()
+                    ? OptionalLong.of(jitAfter.getAsLong() - jitBefore.getAsLong()) : OptionalLong.empty();
+            long scriptCalls = admin.scriptCalls() - callsBefore - censusCalls;
+            return new Hold(System.nanoTime() - start, scriptCalls, cpuNanos, jitMillis, minPttl, last,
+                    pauses.longestMillis());
         }
-        long cpuNanos = JvmUsage.processCpuNanos() - cpuBefore;
-        long scriptCalls = admin.scriptCalls() - callsBefore - censusCalls;
-        return new Hold(System.nanoTime() - start, scriptCalls, cpuNanos, minPttl, last);
     }
 
     private static void sleepUntil(long deadlineNanos) throws InterruptedException {

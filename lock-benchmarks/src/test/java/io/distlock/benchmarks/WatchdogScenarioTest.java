@@ -34,6 +34,7 @@ class WatchdogScenarioTest {
         assertThat(ours.keysAtEnd()).as("distlock lock keys in Redis after the hold").isEqualTo(LOCKS);
         assertThat(ours.minPttl()).as("shortest lease left seen by any census, ms").isPositive();
         assertThat(ours.lostReported()).as("lost events").hasValue(0);
+        assertThat(ours.renewalFailures()).as("failed-renewal events").hasValue(0);
         assertThat(ours.unlockFailures()).as("unlock() failures after the hold").isZero();
         assertThat(ours.noneLost()).isTrue();
         // 3 s / (1 s / 3) = 9 rounds of ceil(1,200 / 500) = 3 calls: renewal happened, in batches.
@@ -47,6 +48,7 @@ class WatchdogScenarioTest {
         assertThat(theirs.locks()).isEqualTo(LOCKS);
         assertThat(theirs.renewalCalls()).as("redisson renewal script calls").isPositive();
         assertThat(theirs.lostReported()).as("Redisson reports no losses").isEmpty();
+        assertThat(theirs.renewalFailures()).as("Redisson reports no failed renewals").isEmpty();
         assertThat(theirs.cpuNanos()).isPositive();
 
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
