@@ -100,9 +100,8 @@ final class WatchdogRun {
             }
             return new WatchdogMeasurement(subject, options.locks(), backend.watchdogBatchSize(), acquireNanos,
                     hold.nanos, options.renewalInterval().toNanos(), hold.scriptCalls, hold.cpuNanos, hold.jitMillis,
-                    heapBytes,
-                    redisBytes, hold.last.keys(), hold.minPttl, CENSUSES, hold.longestStallMillis, backend.lostLocks(),
-                    backend.renewalFailures(), unlockFailures);
+                    heapBytes, redisBytes, hold.last.keys(), hold.minPttl, CENSUSES, hold.longestStallMillis,
+                    backend.lostLocks(), backend.renewalFailures(), unlockFailures);
         } finally {
             admin.deleteKeys(prefix + "*");
         }
