@@ -15,9 +15,10 @@ import java.util.Set;
  * @param warmup      warm-up before every measurement of every round; zero skips it
  * @param measurement length of each measurement
  * @param scenarios   the scenarios to run, in their declaration order
+ * @param watchdog    size of the watchdog scenario
  */
 public record BenchmarkOptions(Optional<String> redisUri, int threads, int rounds, Duration warmup,
-                               Duration measurement, Set<Scenario> scenarios) {
+                               Duration measurement, Set<Scenario> scenarios, WatchdogOptions watchdog) {
 
     /** Text printed by {@code --help}. */
     public static final String HELP = String.join(System.lineSeparator(),
@@ -35,18 +36,25 @@ public record BenchmarkOptions(Optional<String> redisUri, int threads, int round
             "  --warmup-seconds=S     warm-up before every measurement of every round (not only the first round),",
             "                         fractions allowed, 0 = none (default 2)",
             "  --seconds=S            length of each measurement, fractions allowed, e.g. 0.5 (default 5)",
-            "  --scenarios=LIST       comma-separated subset of uncontended,contended,fair,read,multi,single",
-            "                         (default all)",
+            "  --scenarios=LIST       comma-separated subset of uncontended,contended,fair,read,multi,single,",
+            "                         watchdog (default all)",
+            "  --watchdog-locks=N     watchdog scenario: locks one client acquires and holds (default 20000)",
+            "  --watchdog-seconds=S   watchdog scenario: how long it holds them, at least the timeout (default 60)",
+            "  --watchdog-timeout-seconds=S",
+            "                         watchdog scenario: watchdog timeout of both clients, renewed every third",
+            "                         of it, at least 0.1 (default 3)",
             "  --help                 print this text",
             "",
-            "A run takes about scenarios x rounds x 3 measurements x (warm-up + measurement) seconds; with the",
-            "defaults 6 x 3 x 3 x 7 s, a little over 6 minutes.",
+            "A throughput scenario takes about rounds x 3 measurements x (warm-up + measurement) seconds; with",
+            "the defaults 3 x 3 x 7 s, so the six take a little over 6 minutes. The watchdog scenario runs once",
+            "(--rounds and --threads do not apply): distlock, then Redisson, each acquiring the locks from one",
+            "thread and holding them for --watchdog-seconds; with the defaults about 2.5 minutes.",
             "");
 
     /** @return the options when none are given */
     public static BenchmarkOptions defaults() {
         return new BenchmarkOptions(Optional.empty(), 16, 3, Duration.ofSeconds(2), Duration.ofSeconds(5),
-                EnumSet.allOf(Scenario.class));
+                EnumSet.allOf(Scenario.class), WatchdogOptions.defaults());
     }
 
     /**
@@ -71,6 +79,7 @@ public record BenchmarkOptions(Optional<String> redisUri, int threads, int round
             }
             options = options.with(arg.substring(2, eq), arg.substring(eq + 1));
         }
+        options.watchdog().checked();
         return options;
     }
 
@@ -80,21 +89,38 @@ public record BenchmarkOptions(Optional<String> redisUri, int threads, int round
                 if (value.isBlank()) {
                     throw new IllegalArgumentException("--redis-uri must not be empty");
                 }
-                return new BenchmarkOptions(Optional.of(value), threads, rounds, warmup, measurement, scenarios);
+                return new BenchmarkOptions(Optional.of(value), threads, rounds, warmup, measurement, scenarios,
+                        watchdog);
             case "threads":
-                return new BenchmarkOptions(redisUri, positiveInt(key, value), rounds, warmup, measurement, scenarios);
+                return new BenchmarkOptions(redisUri, positiveInt(key, value), rounds, warmup, measurement, scenarios,
+                        watchdog);
             case "rounds":
-                return new BenchmarkOptions(redisUri, threads, positiveInt(key, value), warmup, measurement, scenarios);
+                return new BenchmarkOptions(redisUri, threads, positiveInt(key, value), warmup, measurement, scenarios,
+                        watchdog);
             case "warmup-seconds":
                 return new BenchmarkOptions(redisUri, threads, rounds, seconds(key, value, true), measurement,
-                        scenarios);
+                        scenarios, watchdog);
             case "seconds":
-                return new BenchmarkOptions(redisUri, threads, rounds, warmup, seconds(key, value, false), scenarios);
+                return new BenchmarkOptions(redisUri, threads, rounds, warmup, seconds(key, value, false), scenarios,
+                        watchdog);
             case "scenarios":
-                return new BenchmarkOptions(redisUri, threads, rounds, warmup, measurement, scenarioList(value));
+                return new BenchmarkOptions(redisUri, threads, rounds, warmup, measurement, scenarioList(value),
+                        watchdog);
+            case "watchdog-locks":
+                return withWatchdog(new WatchdogOptions(positiveInt(key, value), watchdog.hold(), watchdog.timeout()));
+            case "watchdog-seconds":
+                return withWatchdog(new WatchdogOptions(watchdog.locks(), seconds(key, value, false),
+                        watchdog.timeout()));
+            case "watchdog-timeout-seconds":
+                return withWatchdog(new WatchdogOptions(watchdog.locks(), watchdog.hold(),
+                        seconds(key, value, false)));
             default:
                 throw new IllegalArgumentException("unknown option --" + key);
         }
+    }
+
+    private BenchmarkOptions withWatchdog(WatchdogOptions changed) {
+        return new BenchmarkOptions(redisUri, threads, rounds, warmup, measurement, scenarios, changed);
     }
 
     private static int positiveInt(String key, String value) {

@@ -7,9 +7,11 @@ import java.util.Optional;
  * Everything one benchmark run measured.
  *
  * @param environment where and how it measured
- * @param results     one entry per scenario run, in run order
+ * @param results     one entry per throughput scenario run, in run order
+ * @param watchdog    the watchdog scenario's result, if it was run
  */
-public record BenchmarkReport(Environment environment, List<ScenarioResult> results) {
+public record BenchmarkReport(Environment environment, List<ScenarioResult> results,
+                              Optional<WatchdogResult> watchdog) {
 
     /**
      * @param scenario a scenario

@@ -5,12 +5,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
  * One benchmark run: connects distlock, Redisson and a raw Lettuce connection to one Redis, then
- * for each selected scenario runs the configured number of rounds. A round measures distlock, then
- * Redisson, then the EVALSHA ceiling with the scenario's thread count, back to back, so that the
+ * for each selected throughput scenario runs the configured number of rounds, and last the
+ * watchdog scenario if selected ({@link WatchdogRun}, with clients of its own). A round measures
+ * distlock, then Redisson, then the EVALSHA ceiling with the scenario's thread count, back to back, so that the
  * three see the same machine speed. Every measurement is preceded by a warm-up of the same load,
  * and the run's keys are deleted after each warm-up and each measurement. Everything is closed at
  * the end, also on failure.
@@ -46,6 +48,9 @@ final class BenchmarkRun {
             ScriptCeiling ceiling = ScriptCeiling.load(admin.commands());
             List<ScenarioResult> results = new ArrayList<>();
             for (Scenario scenario : options.scenarios()) {
+                if (!scenario.throughput()) {
+                    continue;
+                }
                 int threads = scenario.threads(options.threads());
                 TimedLoad.StepFactory ours = scenario.steps(distlock);
                 TimedLoad.StepFactory theirs = scenario.steps(redisson);
@@ -59,7 +64,12 @@ final class BenchmarkRun {
                 }
                 results.add(new ScenarioResult(scenario, threads, List.copyOf(rounds)));
             }
-            return new BenchmarkReport(environment, List.copyOf(results));
+            Optional<WatchdogResult> watchdog = Optional.empty();
+            if (options.scenarios().contains(Scenario.WATCHDOG)) {
+                watchdog = Optional.of(new WatchdogRun(options.watchdog(), target.uri(), admin, target.startedForRun(),
+                        keyNamespace, this::report).execute());
+            }
+            return new BenchmarkReport(environment, List.copyOf(results), watchdog);
         }
     }
 
@@ -72,9 +82,14 @@ final class BenchmarkRun {
         }
         Measurement measurement = TimedLoad.run(label, threads, options.measurement(), steps);
         admin.deleteKeys(keyNamespace + "*");
-        progress.printf(Locale.ROOT, "[%5.1f s] %-15s %-9s threads=%-3d %,12.0f ops/s over %.2f s%n",
-                Duration.ofNanos(System.nanoTime() - startNanos).toMillis() / 1000.0, load, subject, threads,
-                measurement.perSecond(), measurement.elapsedNanos() / 1e9);
+        report(String.format(Locale.ROOT, "%-15s %-9s threads=%-3d %,12.0f ops/s over %.2f s", load, subject,
+                threads, measurement.perSecond(), measurement.elapsedNanos() / 1e9));
         return measurement;
+    }
+
+    /** Prints one progress line, after the time since the run started. */
+    private void report(String line) {
+        progress.printf(Locale.ROOT, "[%5.1f s] %s%n",
+                Duration.ofNanos(System.nanoTime() - startNanos).toMillis() / 1000.0, line);
     }
 }

@@ -1,19 +1,26 @@
 package io.distlock.benchmarks;
 
 import io.distlock.core.LockClient;
+import io.distlock.core.LockEvent;
+import io.distlock.core.LockListener;
 import io.distlock.core.MultiLock;
+import io.distlock.core.engine.LockEngine;
 
+import java.time.Duration;
 import java.util.Arrays;
-
+import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Lock;
 
 /** The distlock engine with its default settings, as an application would use it. */
 final class DistlockBackend implements LockBackend {
 
     private final LockClient client;
+    private final WatchdogCounters counters;
 
-    private DistlockBackend(LockClient client) {
+    private DistlockBackend(LockClient client, WatchdogCounters counters) {
         this.client = client;
+        this.counters = counters;
     }
 
     /**
@@ -22,7 +29,23 @@ final class DistlockBackend implements LockBackend {
      * @return the connected backend
      */
     static DistlockBackend connect(String redisUri, String keyPrefix) {
-        return new DistlockBackend(LockClient.builder().redisUri(redisUri).keyPrefix(keyPrefix).build());
+        return new DistlockBackend(LockClient.builder().redisUri(redisUri).keyPrefix(keyPrefix).build(), null);
+    }
+
+    /**
+     * A client for the watchdog scenario: the given watchdog timeout, and a listener counting lost
+     * locks and failed renewals (so the engine builds an event per renewal too, as it does for an
+     * application with metrics).
+     *
+     * @param redisUri        the Redis to use
+     * @param keyPrefix       prefix of every key of this backend
+     * @param watchdogTimeout lease of locks taken without one, renewed every third of it
+     * @return the connected backend
+     */
+    static DistlockBackend connectWatchdog(String redisUri, String keyPrefix, Duration watchdogTimeout) {
+        WatchdogCounters counters = new WatchdogCounters();
+        return new DistlockBackend(LockClient.builder().redisUri(redisUri).keyPrefix(keyPrefix)
+                .watchdogTimeout(watchdogTimeout).listener(counters).build(), counters);
     }
 
     @Override
@@ -51,7 +74,38 @@ final class DistlockBackend implements LockBackend {
     }
 
     @Override
+    public int watchdogBatchSize() {
+        return LockEngine.RENEWAL_BATCH_SIZE;
+    }
+
+    @Override
+    public OptionalLong lostLocks() {
+        return counters == null ? OptionalLong.empty() : OptionalLong.of(counters.lost.get());
+    }
+
+    @Override
+    public OptionalLong renewalFailures() {
+        return counters == null ? OptionalLong.empty() : OptionalLong.of(counters.renewalFailures.get());
+    }
+
+    @Override
     public void close() {
         client.close();
+    }
+
+    /** Counts the engine's lost-lock and failed-renewal events. */
+    private static final class WatchdogCounters implements LockListener {
+        private final AtomicLong lost = new AtomicLong();
+        private final AtomicLong renewalFailures = new AtomicLong();
+
+        @Override
+        public void onLost(LockEvent event) {
+            lost.incrementAndGet();
+        }
+
+        @Override
+        public void onRenewalFailed(LockEvent event) {
+            renewalFailures.incrementAndGet();
+        }
     }
 }

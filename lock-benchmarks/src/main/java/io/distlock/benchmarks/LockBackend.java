@@ -1,5 +1,6 @@
 package io.distlock.benchmarks;
 
+import java.util.OptionalLong;
 import java.util.concurrent.locks.Lock;
 
 /** A distributed lock implementation under test, connected to the benchmark's Redis. */
@@ -31,6 +32,21 @@ public interface LockBackend extends AutoCloseable {
      * @return one lock over all of them, all or nothing
      */
     Lock multiLock(String... names);
+
+    /** @return the most locks the client's watchdog renews with one script call */
+    int watchdogBatchSize();
+
+    /**
+     * @return how many held locks the client has reported lost since it connected, or empty if it
+     *         does not report losses (or was not connected to count them)
+     */
+    OptionalLong lostLocks();
+
+    /**
+     * @return how many lease renewals the client has reported failed (Redis errors) since it
+     *         connected, or empty if it does not report them (or was not connected to count them)
+     */
+    OptionalLong renewalFailures();
 
     /** Disconnects from Redis. */
     @Override

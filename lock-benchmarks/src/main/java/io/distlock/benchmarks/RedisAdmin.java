@@ -8,11 +8,12 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * The benchmark's own Lettuce connection, one {@link StatefulRedisConnection} shared by all
- * callers: facts about the server, removal of the run's keys, and raw commands for the
- * {@link ScriptCeiling}.
+ * callers: facts and counters of the server, removal of the run's keys, and raw commands for the
+ * {@link ScriptCeiling} and the {@link LeaseCensus}.
  */
 final class RedisAdmin implements AutoCloseable {
 
@@ -47,12 +48,55 @@ final class RedisAdmin implements AutoCloseable {
 
     /** @return the {@code redis_version} field of {@code INFO server} */
     String serverVersion() {
-        for (String line : commands().info("server").split("\r?\n")) {
-            if (line.startsWith("redis_version:")) {
-                return line.substring("redis_version:".length()).trim();
+        return infoField("server", "redis_version").orElse("unknown");
+    }
+
+    /** @return the {@code used_memory} field of {@code INFO memory}: bytes Redis has allocated */
+    long usedMemory() {
+        return Long.parseLong(infoField("memory", "used_memory").orElseThrow(() ->
+                new IllegalStateException("INFO memory has no used_memory field")));
+    }
+
+    /**
+     * @return {@code EVAL} plus {@code EVALSHA} commands the server received since it started (or
+     *         since {@code CONFIG RESETSTAT}): the {@code calls} and {@code rejected_calls} of their
+     *         {@code INFO commandstats} lines, so a {@code NOSCRIPT} reply counts too
+     */
+    long scriptCalls() {
+        String stats = commands().info("commandstats");
+        return commandCalls(stats, "eval") + commandCalls(stats, "evalsha");
+    }
+
+    /** Deletes every key of the server: for a server this run started, between measurements. */
+    void flushAll() {
+        commands().flushall();
+    }
+
+    private Optional<String> infoField(String section, String field) {
+        String prefix = field + ":";
+        for (String line : commands().info(section).split("\r?\n")) {
+            if (line.startsWith(prefix)) {
+                return Optional.of(line.substring(prefix.length()).trim());
             }
         }
-        return "unknown";
+        return Optional.empty();
+    }
+
+    /** Sums the {@code calls} and {@code rejected_calls} (Redis 7+) of one command's line. */
+    private static long commandCalls(String commandStats, String command) {
+        String prefix = "cmdstat_" + command + ":";
+        for (String line : commandStats.split("\r?\n")) {
+            if (line.startsWith(prefix)) {
+                long calls = 0;
+                for (String pair : line.substring(prefix.length()).trim().split(",")) {
+                    if (pair.startsWith("calls=") || pair.startsWith("rejected_calls=")) {
+                        calls += Long.parseLong(pair.substring(pair.indexOf('=') + 1));
+                    }
+                }
+                return calls;
+            }
+        }
+        return 0;
     }
 
     /**

@@ -47,6 +47,11 @@ final class RedisTarget implements AutoCloseable {
         return description;
     }
 
+    /** @return whether this run started the server (so it may delete every key of it) */
+    boolean startedForRun() {
+        return startedServer != null;
+    }
+
     /** Ends the server if this run started it. */
     @Override
     public void close() {

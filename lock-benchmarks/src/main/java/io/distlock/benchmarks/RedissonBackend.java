@@ -10,8 +10,10 @@ import org.redisson.config.Config;
 import org.redisson.config.Credentials;
 import org.redisson.config.SingleServerConfig;
 
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
@@ -38,6 +40,21 @@ final class RedissonBackend implements LockBackend {
      */
     static RedissonBackend connect(String redisUri, String namePrefix, int threads) {
         return new RedissonBackend(Redisson.create(config(RedisURI.create(redisUri), threads)), namePrefix);
+    }
+
+    /**
+     * A client for the watchdog scenario: the settings of {@link #config} for one thread, with the
+     * given {@code lockWatchdogTimeout} (its renewal batch size stays at Redisson's default).
+     *
+     * @param redisUri        the Redis to use
+     * @param namePrefix      prefix of every lock name of this backend
+     * @param watchdogTimeout lease of locks taken without one, renewed every third of it
+     * @return the connected backend
+     */
+    static RedissonBackend connectWatchdog(String redisUri, String namePrefix, Duration watchdogTimeout) {
+        Config config = config(RedisURI.create(redisUri), 1);
+        config.setLockWatchdogTimeout(watchdogTimeout.toMillis());
+        return new RedissonBackend(Redisson.create(config), namePrefix);
     }
 
     /**
@@ -117,6 +134,23 @@ final class RedissonBackend implements LockBackend {
     public Lock multiLock(String... names) {
         return client.getMultiLock(Arrays.stream(names).map(name -> client.getLock(namePrefix + name))
                 .toArray(RLock[]::new));
+    }
+
+    @Override
+    public int watchdogBatchSize() {
+        return client.getConfig().getLockWatchdogBatchSize();
+    }
+
+    /** @return empty: Redisson does not report a lock whose lease was lost */
+    @Override
+    public OptionalLong lostLocks() {
+        return OptionalLong.empty();
+    }
+
+    /** @return empty: Redisson does not report a failed lease renewal */
+    @Override
+    public OptionalLong renewalFailures() {
+        return OptionalLong.empty();
     }
 
     @Override

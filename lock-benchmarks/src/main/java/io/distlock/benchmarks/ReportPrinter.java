@@ -9,7 +9,7 @@ import java.util.Optional;
 
 /**
  * Prints a {@link BenchmarkReport} as markdown: header, summary table over rounds, one line per
- * round, latencies, targets.
+ * round, latencies (of the throughput scenarios run), the watchdog section (if run), targets.
  */
 final class ReportPrinter {
 
@@ -22,27 +22,32 @@ final class ReportPrinter {
 
     /** @param report the run's measurements */
     void print(BenchmarkReport report) {
-        printHeader(report.environment());
-        printSummary(report.results());
-        printRounds(report.results());
-        printLatencies(report);
+        printHeader(report.environment(), !report.results().isEmpty());
+        if (!report.results().isEmpty()) {
+            printSummary(report.results());
+            printRounds(report.results());
+            printLatencies(report);
+        }
+        report.watchdog().ifPresent(new WatchdogPrinter(out)::print);
         printTargets(Targets.evaluate(report));
         out.flush();
     }
 
-    private void printHeader(Environment env) {
+    private void printHeader(Environment env, boolean throughput) {
         out.println("# distlock vs Redisson lock benchmark");
         out.println();
         line("- Redis: %s (%s)", env.redisVersion(), env.redisLocation());
         line("- JVM: %s, %d cores", env.jvm(), env.cores());
         line("- Clients: %s", env.clients());
-        line("- Threads: %d (single: 1); %d round%s per scenario, each measuring distlock, then Redisson, then the "
-                + "ceiling with the same thread count, back to back; warm-up %s s before every measurement, "
-                + "measurement %s s", env.threads(), env.rounds(), env.rounds() == 1 ? "" : "s",
-                seconds(env.warmup()), seconds(env.measurement()));
-        out.println("- Summary over rounds: throughputs are medians; ratios are medians of the per-round ratios "
-                + "(not ratios of the medians); range = lowest-highest per-round distlock/redisson; latencies are "
-                + "the median of the rounds' p50s and the median of the rounds' p99s");
+        if (throughput) {
+            line("- Threads: %d (single: 1); %d round%s per scenario, each measuring distlock, then Redisson, then the "
+                    + "ceiling with the same thread count, back to back; warm-up %s s before every measurement, "
+                    + "measurement %s s", env.threads(), env.rounds(), env.rounds() == 1 ? "" : "s",
+                    seconds(env.warmup()), seconds(env.measurement()));
+            out.println("- Summary over rounds: throughputs are medians; ratios are medians of the per-round ratios "
+                    + "(not ratios of the medians); range = lowest-highest per-round distlock/redisson; latencies are "
+                    + "the median of the rounds' p50s and the median of the rounds' p99s");
+        }
         out.println();
     }
 
@@ -110,7 +115,11 @@ final class ReportPrinter {
                 medians.p99Micros())).orElse("n/a");
     }
 
-    private static String seconds(Duration duration) {
+    /**
+     * @param duration a duration
+     * @return it in seconds, without trailing zeros, e.g. {@code "0.5"}
+     */
+    static String seconds(Duration duration) {
         return BigDecimal.valueOf(duration.toNanos(), 9).stripTrailingZeros().toPlainString();
     }
 

@@ -6,8 +6,10 @@ import java.util.concurrent.locks.Lock;
 import java.util.stream.Collectors;
 
 /**
- * A lock workload: how many threads run it, which locks they use, and what one step of a thread's
- * loop does and measures. The same workload runs against every {@link LockBackend}.
+ * A lock workload. The throughput scenarios say how many threads run them, which locks they use,
+ * and what one step of a thread's loop does and measures; the same workload runs against every
+ * {@link LockBackend}. {@link #WATCHDOG} is not a loop but one long hold of many locks, measured by
+ * {@link WatchdogRun}.
  */
 public enum Scenario {
 
@@ -94,6 +96,23 @@ public enum Scenario {
                 };
             };
         }
+    },
+
+    /**
+     * One client holds many locks without a lease for a long time: the watchdog's renewal commands
+     * per round, locks lost, client CPU and heap per held lock.
+     */
+    WATCHDOG("renewal calls/round", "one client takes N locks without a lease (lock() from one thread) and "
+            + "holds them; counts renewal script calls (INFO commandstats), lost locks, client CPU, heap per lock") {
+        @Override
+        boolean throughput() {
+            return false;
+        }
+
+        @Override
+        TimedLoad.StepFactory steps(LockBackend backend) {
+            throw new UnsupportedOperationException("watchdog is measured by WatchdogRun, not by a timed load");
+        }
     };
 
     private final String unit;
@@ -127,9 +146,14 @@ public enum Scenario {
         return configured;
     }
 
+    /** @return whether the scenario is a timed load measured in rounds, see {@link #steps(LockBackend)} */
+    boolean throughput() {
+        return true;
+    }
+
     /**
      * @param backend the lock implementation under test
-     * @return the loop body of each worker thread
+     * @return the loop body of each worker thread of a {@linkplain #throughput() throughput} scenario
      */
     abstract TimedLoad.StepFactory steps(LockBackend backend);
 

@@ -1,11 +1,15 @@
 package io.distlock.benchmarks;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
-/** Parsing of {@code --rounds}. */
+/** Parsing of {@code --rounds} and of the watchdog scenario's options. */
+@Timeout(10)
 class BenchmarkOptionsTest {
 
     @Test
@@ -22,5 +26,41 @@ class BenchmarkOptionsTest {
     void fewerThanOneRoundIsRejected() {
         assertThatIllegalArgumentException().isThrownBy(() -> BenchmarkOptions.parse("--rounds=0"))
                 .withMessageContaining("--rounds");
+    }
+
+    @Test
+    void watchdogScenarioIsPartOfAllAndSizedBigByDefault() {
+        BenchmarkOptions options = BenchmarkOptions.parse();
+        assertThat(options.scenarios()).contains(Scenario.WATCHDOG);
+        assertThat(options.watchdog()).isEqualTo(new WatchdogOptions(20_000, Duration.ofSeconds(60),
+                Duration.ofSeconds(3)));
+    }
+
+    @Test
+    void watchdogOptionsAreParsedInAnyOrder() {
+        BenchmarkOptions options = BenchmarkOptions.parse("--watchdog-seconds=2", "--watchdog-timeout-seconds=0.5",
+                "--watchdog-locks=500", "--scenarios=watchdog");
+        assertThat(options.scenarios()).containsExactly(Scenario.WATCHDOG);
+        assertThat(options.watchdog()).isEqualTo(new WatchdogOptions(500, Duration.ofSeconds(2),
+                Duration.ofMillis(500)));
+    }
+
+    @Test
+    void aHoldShorterThanTheTimeoutIsRejected() {
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> BenchmarkOptions.parse("--watchdog-seconds=2", "--watchdog-timeout-seconds=3"))
+                .withMessageContaining("--watchdog-seconds (2.0 s) must be at least --watchdog-timeout-seconds (3.0 s)");
+    }
+
+    @Test
+    void aTimeoutBelowDistlocksMinimumIsRejected() {
+        assertThatIllegalArgumentException().isThrownBy(() -> BenchmarkOptions.parse("--watchdog-timeout-seconds=0.05"))
+                .withMessageContaining("--watchdog-timeout-seconds must be at least 0.1 s");
+    }
+
+    @Test
+    void zeroWatchdogLocksAreRejected() {
+        assertThatIllegalArgumentException().isThrownBy(() -> BenchmarkOptions.parse("--watchdog-locks=0"))
+                .withMessageContaining("--watchdog-locks must be a whole number >= 1");
     }
 }

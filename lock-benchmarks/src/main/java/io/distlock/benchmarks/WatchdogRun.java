@@ -1,0 +1,151 @@
+package io.distlock.benchmarks;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.OptionalLong;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Lock;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * The {@link Scenario#WATCHDOG} scenario: distlock, then Redisson, each with a client of its own
+ * whose watchdog timeout is {@link WatchdogOptions#timeout()}, acquires N locks without a lease
+ * ({@code lock()}, one after the other from one thread, as a job locking its items would) and holds
+ * them for {@link WatchdogOptions#hold()}. Over the hold window it measures the script calls Redis
+ * receives ({@code INFO commandstats}), the JVM's CPU time and longest stall ({@link PauseMonitor}),
+ * and takes censuses of the lock keys (count and shortest lease left); around the acquisition it measures heap and Redis memory. Then
+ * it unlocks everything from the same thread, closes the client and deletes what is left.
+ *
+ * <p>A server the run started is flushed before each client, so each starts from an empty Redis; a
+ * server given with {@code --redis-uri} is not (only this run's keys are ever deleted), and its
+ * other clients' scripts would count as renewals.
+ */
+final class WatchdogRun {
+
+    /** Censuses in the hold window, evenly spaced; the last one at its end. */
+    static final int CENSUSES = 6;
+
+    private final WatchdogOptions options;
+    private final String redisUri;
+    private final RedisAdmin admin;
+    private final boolean flushBeforeEach;
+    private final String keyNamespace;
+    private final Consumer<String> progress;
+
+    /**
+     * @param options         size of the scenario
+     * @param redisUri        the Redis to use
+     * @param admin           the benchmark's own connection to it
+     * @param flushBeforeEach whether to delete every key of the server before each client (only
+     *                        for a server this run started)
+     * @param keyNamespace    prefix of every key of this run
+     * @param progress        receives one line per step
+     */
+    WatchdogRun(WatchdogOptions options, String redisUri, RedisAdmin admin, boolean flushBeforeEach,
+                String keyNamespace, Consumer<String> progress) {
+        this.options = options;
+        this.redisUri = redisUri;
+        this.admin = admin;
+        this.flushBeforeEach = flushBeforeEach;
+        this.keyNamespace = keyNamespace;
+        this.progress = progress;
+    }
+
+    /**
+     * @return both clients' measurements
+     * @throws InterruptedException if the calling thread is interrupted
+     */
+    WatchdogResult execute() throws InterruptedException {
+        LeaseCensus census = LeaseCensus.load(admin.commands());
+        WatchdogMeasurement distlock = measure("distlock", census,
+                prefix -> DistlockBackend.connectWatchdog(redisUri, prefix, options.timeout()));
+        WatchdogMeasurement redisson = measure("redisson", census,
+                prefix -> RedissonBackend.connectWatchdog(redisUri, prefix, options.timeout()));
+        return new WatchdogResult(options, distlock, redisson, flushBeforeEach);
+    }
+
+    private WatchdogMeasurement measure(String subject, LeaseCensus census,
+                                        Function<String, LockBackend> connect) throws InterruptedException {
+        String prefix = keyNamespace + "watchdog-" + subject + ":";
+        if (flushBeforeEach) {
+            admin.flushAll();
+        }
+        try (LockBackend backend = connect.apply(prefix)) {
+            long heapBefore = JvmUsage.usedHeapAfterGc();
+            long redisBefore = admin.usedMemory();
+            long acquireStart = System.nanoTime();
+            List<Lock> held = new ArrayList<>(options.locks());
+            for (int i = 0; i < options.locks(); i++) {
+                Lock lock = backend.lock("lock-" + i);
+                lock.lock();
+                held.add(lock);
+            }
+            long acquireNanos = System.nanoTime() - acquireStart;
+            long heapBytes = JvmUsage.usedHeapAfterGc() - heapBefore;
+            long redisBytes = admin.usedMemory() - redisBefore;
+            progress.accept(String.format(Locale.ROOT, "watchdog %-9s acquired %,d locks in %.2f s; holding them "
+                    + "%s s", subject, options.locks(), acquireNanos / 1e9, options.hold().toMillis() / 1000.0));
+
+            Hold hold = hold(subject, census, prefix + "*");
+
+            long unlockFailures = 0;
+            for (Lock lock : held) {
+                try {
+                    lock.unlock();
+                } catch (IllegalMonitorStateException lost) {
+                    unlockFailures++;
+                }
+            }
+            return new WatchdogMeasurement(subject, options.locks(), backend.watchdogBatchSize(), acquireNanos,
+                    hold.nanos, options.renewalInterval().toNanos(), hold.scriptCalls, hold.cpuNanos, hold.jitMillis,
+                    heapBytes, redisBytes, hold.last.keys(), hold.minPttl, CENSUSES, hold.longestStallMillis,
+                    backend.lostLocks(), backend.renewalFailures(), unlockFailures);
+        } finally {
+            admin.deleteKeys(prefix + "*");
+        }
+    }
+
+    /** The counters of one hold window. */
+    private record Hold(long nanos, long scriptCalls, long cpuNanos, OptionalLong jitMillis, long minPttl,
+                        LeaseCensus.Result last, long longestStallMillis) {
+    }
+
+    /** Waits out the hold window, taking the censuses, and reads the counters around it. */
+    private Hold hold(String subject, LeaseCensus census, String pattern) throws InterruptedException {
+        long holdNanos = options.hold().toNanos();
+        long callsBefore = admin.scriptCalls();
+        long cpuBefore = JvmUsage.processCpuNanos();
+        OptionalLong jitBefore = JvmUsage.jitMillis();
+        long start = System.nanoTime();
+        long censusCalls = 0;
+        long minPttl = Long.MAX_VALUE;
+        LeaseCensus.Result last = null;
+        try (PauseMonitor pauses = PauseMonitor.start()) {
+            for (int k = 1; k <= CENSUSES; k++) {
+                sleepUntil(start + holdNanos * k / CENSUSES);
+                last = census.take(pattern);
+                censusCalls += last.scriptCalls();
+                minPttl = Math.min(minPttl, last.minPttl());
+                progress.accept(String.format(Locale.ROOT, "watchdog %-9s census %d/%d: %,d keys, shortest lease "
+                        + "left %,d ms, longest JVM stall so far %,d ms", subject, k, CENSUSES, last.keys(),
+                        last.minPttl(), pauses.longestMillis()));
+            }
+            long cpuNanos = JvmUsage.processCpuNanos() - cpuBefore;
+            OptionalLong jitAfter = JvmUsage.jitMillis();
+            OptionalLong jitMillis = jitBefore.isPresent() && jitAfter.isPresent()
+                    ? OptionalLong.of(jitAfter.getAsLong() - jitBefore.getAsLong()) : OptionalLong.empty();
+            long scriptCalls = admin.scriptCalls() - callsBefore - censusCalls;
+            return new Hold(System.nanoTime() - start, scriptCalls, cpuNanos, jitMillis, minPttl, last,
+                    pauses.longestMillis());
+        }
+    }
+
+    private static void sleepUntil(long deadlineNanos) throws InterruptedException {
+        long left;
+        while ((left = deadlineNanos - System.nanoTime()) > 0) {
+            TimeUnit.NANOSECONDS.sleep(left);
+        }
+    }
+}

@@ -1,0 +1,65 @@
+package io.distlock.benchmarks;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Runs the watchdog scenario small against a fixture-started Redis: 1,200 locks (three renewal
+ * batches of distlock) held for 3 s under a 1 s watchdog timeout, so that without renewal every
+ * lock would have expired twice over.
+ */
+class WatchdogScenarioTest {
+
+    private static final int LOCKS = 1_200;
+
+    @Test
+    @Timeout(180)
+    void distlockKeepsEveryLockWithBatchedRenewalsAndRedissonIsMeasuredBeside() throws InterruptedException {
+        BenchmarkOptions options = BenchmarkOptions.parse("--scenarios=watchdog", "--watchdog-locks=" + LOCKS,
+                "--watchdog-seconds=3", "--watchdog-timeout-seconds=1");
+        ByteArrayOutputStream progress = new ByteArrayOutputStream();
+
+        BenchmarkReport report = new BenchmarkRun(options,
+                new PrintStream(progress, true, StandardCharsets.UTF_8)).execute();
+
+        assertThat(report.results()).as("no throughput scenario was asked for").isEmpty();
+        WatchdogResult result = report.watchdog().orElseThrow();
+        WatchdogMeasurement ours = result.distlock();
+        assertThat(ours.keysAtEnd()).as("distlock lock keys in Redis after the hold").isEqualTo(LOCKS);
+        assertThat(ours.minPttl()).as("shortest lease left seen by any census, ms").isPositive();
+        assertThat(ours.lostReported()).as("lost events").hasValue(0);
+        assertThat(ours.renewalFailures()).as("failed-renewal events").hasValue(0);
+        assertThat(ours.unlockFailures()).as("unlock() failures after the hold").isZero();
+        assertThat(ours.noneLost()).isTrue();
+        // 3 s / (1 s / 3) = 9 rounds of ceil(1,200 / 500) = 3 calls: renewal happened, in batches.
+        assertThat(ours.minCallsPerRound()).isEqualTo(3);
+        assertThat(ours.renewalCalls()).as("distlock renewal script calls").isPositive();
+        assertThat(ours.callsPerRound()).as("distlock renewal calls per round")
+                .isBetween(1.0, (double) result.callsPerRoundBound());
+        assertThat(result.checks()).allSatisfy(check -> assertThat(check.met()).as(check.target()).isTrue());
+
+        WatchdogMeasurement theirs = result.redisson();
+        assertThat(theirs.locks()).isEqualTo(LOCKS);
+        assertThat(theirs.renewalCalls()).as("redisson renewal script calls").isPositive();
+        assertThat(theirs.lostReported()).as("Redisson reports no losses").isEmpty();
+        assertThat(theirs.renewalFailures()).as("Redisson reports no failed renewals").isEmpty();
+        assertThat(theirs.cpuNanos()).isPositive();
+
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        new ReportPrinter(new PrintStream(printed, true, StandardCharsets.UTF_8)).print(report);
+        assertThat(printed.toString(StandardCharsets.UTF_8))
+                .contains("## watchdog: 1,200 locks held by one client for 3 s, watchdog timeout 1 s")
+                .contains("| renewal calls per round |", "| heap per held lock (approximate) |")
+                .contains("- PASS: watchdog: distlock lost none of 1,200 locks")
+                .contains("- PASS: watchdog: distlock renewal calls per round <= 2 x ceil(1,200 / 500) = 6")
+                .doesNotContain("| uncontended");
+        assertThat(progress.toString(StandardCharsets.UTF_8))
+                .contains("watchdog distlock  census 6/6: 1,200 keys", "watchdog redisson  census 6/6");
+    }
+}
