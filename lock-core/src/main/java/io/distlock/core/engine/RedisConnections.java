@@ -1,7 +1,9 @@
 package io.distlock.core.engine;
 
 import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisConnectionStateListener;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.RedisClusterClient;
@@ -13,6 +15,7 @@ import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.ToIntFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -23,6 +26,10 @@ import java.util.regex.Pattern;
  * hash slot (a script may only touch one), and on Redis 7+ clusters wake-ups use sharded pub/sub
  * ({@code SPUBLISH}/{@code SSUBSCRIBE}), which stays on the nodes serving the lock's slot instead
  * of being broadcast to every node.
+ *
+ * <p>It also counts how often a connection of the client dropped ({@link #drops()}): Lettuce
+ * sends commands that were unanswered when a connection dropped again after reconnecting
+ * (at-least-once), so an answer that arrives after a drop may come from a second run.
  */
 public final class RedisConnections implements AutoCloseable {
 
@@ -33,18 +40,22 @@ public final class RedisConnections implements AutoCloseable {
     private final StatefulRedisPubSubConnection<String, String> pubSub;
     private final boolean cluster;
     private final boolean sharded;
-    private final AbstractRedisClient ownedClient;
+    private final AbstractRedisClient client;
+    private final boolean owned;
+    private final DropCounter drops;
 
     private RedisConnections(RedisClusterAsyncCommands<String, String> commands,
                              StatefulConnection<String, String> connection,
                              StatefulRedisPubSubConnection<String, String> pubSub, boolean cluster, boolean sharded,
-                             AbstractRedisClient ownedClient) {
+                             AbstractRedisClient client, boolean owned, DropCounter drops) {
         this.commands = commands;
         this.connection = connection;
         this.pubSub = pubSub;
         this.cluster = cluster;
         this.sharded = sharded;
-        this.ownedClient = ownedClient;
+        this.client = client;
+        this.owned = owned;
+        this.drops = drops;
     }
 
     /**
@@ -57,12 +68,13 @@ public final class RedisConnections implements AutoCloseable {
      */
     public static RedisConnections standalone(RedisClient client, boolean owned) {
         StatefulRedisConnection<String, String> connection = null;
+        DropCounter drops = DropCounter.on(client);
         try {
             connection = client.connect(StringCodec.UTF8);
             StatefulRedisPubSubConnection<String, String> pubSub = client.connectPubSub(StringCodec.UTF8);
-            return new RedisConnections(connection.async(), connection, pubSub, false, false, owned ? client : null);
+            return new RedisConnections(connection.async(), connection, pubSub, false, false, client, owned, drops);
         } catch (RuntimeException e) {
-            closeAfterFailure(connection, owned ? client : null);
+            closeAfterFailure(connection, client, owned, drops);
             throw e;
         }
     }
@@ -78,13 +90,14 @@ public final class RedisConnections implements AutoCloseable {
      */
     public static RedisConnections cluster(RedisClusterClient client, boolean owned, Duration commandTimeout) {
         StatefulRedisClusterConnection<String, String> connection = null;
+        DropCounter drops = DropCounter.on(client);
         try {
             connection = client.connect(StringCodec.UTF8);
             boolean sharded = majorVersion(connection, commandTimeout) >= 7;
             StatefulRedisPubSubConnection<String, String> pubSub = client.connectPubSub(StringCodec.UTF8);
-            return new RedisConnections(connection.async(), connection, pubSub, true, sharded, owned ? client : null);
+            return new RedisConnections(connection.async(), connection, pubSub, true, sharded, client, owned, drops);
         } catch (RuntimeException e) {
-            closeAfterFailure(connection, owned ? client : null);
+            closeAfterFailure(connection, client, owned, drops);
             throw e;
         }
     }
@@ -131,20 +144,50 @@ public final class RedisConnections implements AutoCloseable {
         return cluster ? SlotHash::getSlot : key -> 0;
     }
 
+    /**
+     * @return how many times a connection of the client has dropped so far. A command whose answer
+     *         comes after this number changed may have run twice: Lettuce sends commands that were
+     *         unanswered at the drop again after reconnecting. (With a Lettuce client given by the
+     *         application, drops of its other connections count too.)
+     */
+    public long drops() {
+        return drops.count.get();
+    }
+
     /** Closes both connections, then the client if it was created for this engine. */
     @Override
     public void close() {
         closeQuietly(pubSub);
         closeQuietly(connection);
-        if (ownedClient != null) {
-            ownedClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        client.removeListener(drops);
+        if (owned) {
+            client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
         }
     }
 
-    private static void closeAfterFailure(StatefulConnection<String, String> connection, AbstractRedisClient owned) {
+    private static void closeAfterFailure(StatefulConnection<String, String> connection, AbstractRedisClient client,
+                                          boolean owned, DropCounter drops) {
         closeQuietly(connection);
-        if (owned != null) {
-            owned.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        client.removeListener(drops);
+        if (owned) {
+            client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        }
+    }
+
+    /** Counts the disconnects of a Lettuce client's connections. */
+    private static final class DropCounter implements RedisConnectionStateListener {
+
+        final AtomicLong count = new AtomicLong();
+
+        static DropCounter on(AbstractRedisClient client) {
+            DropCounter counter = new DropCounter();
+            client.addListener(counter);
+            return counter;
+        }
+
+        @Override
+        public void onRedisDisconnected(RedisChannelHandler<?, ?> connection) {
+            count.incrementAndGet();
         }
     }
 
