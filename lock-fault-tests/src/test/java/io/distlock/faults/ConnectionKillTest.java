@@ -54,6 +54,8 @@ class ConnectionKillTest {
         assertThat(holderClient.watchdogTimeout()).isEqualTo(Duration.ofSeconds(30));
 
         Load load = new Load(List.of(holderClient, waiterClient));
+        AtomicLong waiterErrors = new AtomicLong();
+        AtomicLong holderErrors = new AtomicLong();
         ExecutorService pool = Executors.newFixedThreadPool(WAITERS + LOAD_THREADS);
         try {
             load.start(pool);
@@ -64,11 +66,13 @@ class ConnectionKillTest {
                 List<Future<Long>> acquisitions = new ArrayList<>();
                 for (int w = 0; w < WAITERS; w++) {
                     RedisLock lock = waiterClient.getLock(name);
-                    acquisitions.add(pool.submit(() -> acquireAndRelease(lock)));
+                    acquisitions.add(pool.submit(() -> acquireAndRelease(lock, waiterErrors)));
                 }
                 awaitTrue("the waiters of round " + round + " wait", Duration.ofSeconds(15),
                         () -> waiterEvents.waiting.stream().filter(event -> event.lockName().equals(name)).count()
                                 == WAITERS);
+                awaitTrue("the waiters' client is subscribed to the lock's channel", Duration.ofSeconds(15),
+                        () -> subscribers("distlock:{" + name + "}:ch") == 1);
                 long loadBefore = load.cycles.get();
 
                 // SKIPME defaults to yes: the fixture's own connection is spared. Redis counts a
@@ -78,7 +82,7 @@ class ConnectionKillTest {
                 assertThat((Long) redis.server().command("CLIENT", "KILL", "TYPE", "normal"))
                         .as("command connections killed").isGreaterThanOrEqualTo(2);
                 long releasedAt = System.nanoTime();
-                holder.unlock();
+                release(holder, holderErrors);
 
                 long lastWokenAfterMs = 0;
                 for (Future<Long> acquisition : acquisitions) {
@@ -98,8 +102,9 @@ class ConnectionKillTest {
             pool.shutdownNow();
         }
         assertThat(pool.awaitTermination(30, TimeUnit.SECONDS)).as("all threads ended").isTrue();
-        System.out.printf("connection kills: %d load cycles, %d load errors, %d load timeouts over %d rounds%n",
-                load.cycles.get(), load.errors.get(), load.timeouts.get(), ROUNDS);
+        System.out.printf("connection kills: %d load cycles, %d load errors, %d load timeouts; %d waiter and %d holder"
+                + " errors over %d rounds%n", load.cycles.get(), load.errors.get(), load.timeouts.get(), waiterErrors.get(),
+                holderErrors.get(), ROUNDS);
 
         for (LockClient client : List.of(holderClient, waiterClient)) {
             awaitTrue("no renewal left and no subscription left", Duration.ofSeconds(10),
@@ -109,22 +114,56 @@ class ConnectionKillTest {
                 "distlock:{kill:0}", "distlock:{kill:1}", "distlock:{kill:2}")).as("every lock is free").isEqualTo(0L);
     }
 
+    private static long subscribers(String channel) {
+        List<?> reply = (List<?>) redis.server().command("PUBSUB", "NUMSUB", channel);
+        return (Long) reply.get(1);
+    }
+
     /**
+     * Waits for the lock and releases it at once. An attempt that fails because its connection was
+     * killed under it (a {@link LockException}, as documented) is made again within the same wait.
+     *
      * @return when the lock was acquired
      */
-    private static long acquireAndRelease(RedisLock lock) throws InterruptedException {
-        if (!lock.tryLock(WAIT_MS, TimeUnit.MILLISECONDS)) {
-            throw new AssertionError("not woken within the wait time");
+    private static long acquireAndRelease(RedisLock lock, AtomicLong errors) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
+        while (true) {
+            long remainingMs = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+            try {
+                if (lock.tryLock(Math.max(0, remainingMs), TimeUnit.MILLISECONDS)) {
+                    break;
+                }
+                String key = "distlock:{" + lock.getName() + "}";
+                throw new AssertionError("not woken within the wait time; the lock in Redis: "
+                        + redis.server().command("HGETALL", key) + ", pttl " + redis.server().command("PTTL", key));
+            } catch (LockException e) {
+                errors.incrementAndGet();
+            }
         }
         long acquiredAt = System.nanoTime();
-        lock.unlock();
+        release(lock, errors);
         return acquiredAt;
+    }
+
+    /**
+     * Releases, calling {@code unlock()} again while it fails on a killed connection (retry-safe).
+     */
+    private static void release(RedisLock lock, AtomicLong errors) {
+        awaitTrue("the release of " + lock.getName() + " went through", Duration.ofSeconds(15), () -> {
+            try {
+                lock.unlock();
+                return true;
+            } catch (LockException e) {
+                errors.incrementAndGet();
+                return false;
+            }
+        });
     }
 
     /**
      * Threads of both clients taking and releasing locks of their own in a loop, as an application
      * would while its connections are killed. A cycle that fails on the dead connection counts as
-     * an error; its release is retried (retry-safe) so no hold is left behind.
+     * an error; a failed release is retried (retry-safe) so no hold is left behind.
      */
     private static final class Load {
 
@@ -157,7 +196,7 @@ class ConnectionKillTest {
             while (!stopped.get()) {
                 try {
                     if (lock.tryLock(5, TimeUnit.SECONDS)) {
-                        release(lock);
+                        release(lock, errors);
                         cycles.incrementAndGet();
                     } else {
                         timeouts.incrementAndGet();
@@ -167,18 +206,6 @@ class ConnectionKillTest {
                 }
             }
             return null;
-        }
-
-        private void release(RedisLock lock) {
-            awaitTrue("the release went through", Duration.ofSeconds(15), () -> {
-                try {
-                    lock.unlock();
-                    return true;
-                } catch (LockException e) {
-                    errors.incrementAndGet();
-                    return false;
-                }
-            });
         }
     }
 }
