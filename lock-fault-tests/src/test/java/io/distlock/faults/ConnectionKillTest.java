@@ -180,7 +180,8 @@ class ConnectionKillTest {
 
         void start(ExecutorService pool) {
             for (int t = 0; t < LOAD_THREADS; t++) {
-                RedisLock lock = lockClients.get(t % lockClients.size()).getLock("kill:load:" + (t % 2));
+                // Each load lock is wanted by a thread of each client: releases go over pub/sub too.
+                RedisLock lock = lockClients.get(t % lockClients.size()).getLock("kill:load:" + (t / 2));
                 threads.add(pool.submit(() -> run(lock)));
             }
         }
