@@ -75,7 +75,7 @@ class FencedLockTest {
         RecordingListener events = new RecordingListener();
         FencedLock stalled = clients.open(redis.server(), b -> b.listener(events)).getFencedLock("ledger:4");
         FencedLock next = clients.open(redis.server()).getFencedLock("ledger:4");
-        TokenCheckingStore store = new TokenCheckingStore();
+        TokenCheckingStore store = new TokenCheckingStore(redis.server().uri(), "store:ledger");
 
         Long oldToken = stalled.tryLockAndGetToken(0, 300, TimeUnit.MILLISECONDS);
         assertThat(oldToken).isNotNull();
@@ -93,21 +93,5 @@ class FencedLockTest {
         assertThat(events.lost).hasSize(1);
         assertThat(events.acquired).extracting(LockEvent::lockType).containsOnly("fenced");
         next.unlock();
-    }
-
-    /** Storage that keeps the highest token it has seen in Redis and refuses writes with lower ones. */
-    private static final class TokenCheckingStore {
-        private static final String WRITE = "local seen = tonumber(redis.call('hget', KEYS[1], 'token') or '0') "
-                + "if tonumber(ARGV[2]) < seen then return 0 end "
-                + "redis.call('hset', KEYS[1], 'token', ARGV[2], 'value', ARGV[1]) return 1";
-
-        boolean write(String value, long token) {
-            return "1".equals(redis.server().commandString("EVAL", WRITE, "1", "store:ledger", value,
-                    Long.toString(token)));
-        }
-
-        String value() {
-            return redis.server().commandString("HGET", "store:ledger", "value");
-        }
     }
 }

@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Arguments: Redis URI, lock name, watchdog timeout in milliseconds, and optionally
  * {@code fair} for the fair lock of that name or {@code read} for its read-write lock's read half.
+ * Shared with other modules' tests through lock-core's test jar.
  */
 public final class LockHolderMain {
 

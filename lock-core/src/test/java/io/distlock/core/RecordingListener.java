@@ -4,18 +4,19 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * Keeps every event it receives, by kind, for assertions.
+ * Keeps every event it receives, by kind, for assertions. Shared with other modules' tests
+ * through lock-core's test jar.
  */
-final class RecordingListener implements LockListener {
+public final class RecordingListener implements LockListener {
 
-    final List<LockEvent> waiting = new CopyOnWriteArrayList<>();
-    final List<LockEvent> acquired = new CopyOnWriteArrayList<>();
-    final List<LockEvent> failed = new CopyOnWriteArrayList<>();
-    final List<LockEvent> released = new CopyOnWriteArrayList<>();
-    final List<LockEvent> renewed = new CopyOnWriteArrayList<>();
-    final List<LockEvent> renewalFailed = new CopyOnWriteArrayList<>();
-    final List<LockEvent> renewalLost = new CopyOnWriteArrayList<>();
-    final List<LockEvent> lost = new CopyOnWriteArrayList<>();
+    public final List<LockEvent> waiting = new CopyOnWriteArrayList<>();
+    public final List<LockEvent> acquired = new CopyOnWriteArrayList<>();
+    public final List<LockEvent> failed = new CopyOnWriteArrayList<>();
+    public final List<LockEvent> released = new CopyOnWriteArrayList<>();
+    public final List<LockEvent> renewed = new CopyOnWriteArrayList<>();
+    public final List<LockEvent> renewalFailed = new CopyOnWriteArrayList<>();
+    public final List<LockEvent> renewalLost = new CopyOnWriteArrayList<>();
+    public final List<LockEvent> lost = new CopyOnWriteArrayList<>();
 
     @Override
     public void onWaiting(LockEvent event) {

@@ -90,6 +90,32 @@ class RedisOutageTest {
     }
 
     /**
+     * The connection drops after Redis ran the release but before its answer arrived: Lettuce
+     * (at-least-once by default) sends the release again after reconnecting, and that second run
+     * finds nothing held. That is our own release, not a lost lease.
+     */
+    @Test
+    void aReleaseLettuceSendsAgainAfterAReconnectIsNotALostLease() {
+        RecordingListener events = new RecordingListener();
+        try (ReplyDroppingProxy proxy = new ReplyDroppingProxy(redis.server().host(), redis.server().port());
+             LockClient client = LockClient.builder().redisUri(proxy.uri()).commandTimeout(Duration.ofSeconds(5))
+                     .listener(events).build()) {
+            RedisLock lock = client.getLock("replayed-release");
+            lock.lock(30, TimeUnit.SECONDS);
+            lock.unlock();  // the scripts are loaded now: the answer to drop is the release's own
+            lock.lock(30, TimeUnit.SECONDS);  // an explicit lease: no renewals on the connection
+
+            proxy.dropNextReplyAndDisconnect();
+            lock.unlock();
+
+            assertThat(proxy.dropped()).as("the first answer was lost").isTrue();
+            assertThat(events.lost).isEmpty();
+            assertThat(events.released).hasSize(2).allSatisfy(e -> assertThat(e.holdCount()).isZero());
+            assertThat(lock.isLocked()).isFalse();
+        }
+    }
+
+    /**
      * A last release Redis never confirmed, and nobody retried, still ends with a released event
      * (metrics would count the lock as held forever otherwise).
      */

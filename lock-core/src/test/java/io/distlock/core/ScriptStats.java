@@ -7,9 +7,10 @@ import java.util.regex.Pattern;
 
 /**
  * Counts the Lua scripts a Redis server ran, from {@code INFO commandstats}: how tests see
- * whether waiters poll, and when a waiter has made its attempts and gone to sleep.
+ * whether waiters poll, and when a waiter has made its attempts and gone to sleep. Shared with
+ * other modules' tests through lock-core's test jar.
  */
-final class ScriptStats {
+public final class ScriptStats {
 
     private static final Pattern SCRIPT_CALLS =
             Pattern.compile("cmdstat_(evalsha|eval):calls=(\\d+)(?:.*?failed_calls=(\\d+))?");
@@ -18,12 +19,12 @@ final class ScriptStats {
     }
 
     /** Starts counting from zero. */
-    static void reset(RedisServer server) {
+    public static void reset(RedisServer server) {
         server.command("CONFIG", "RESETSTAT");
     }
 
     /** @return scripts run since the last reset (an EVALSHA answered NOSCRIPT, then sent as EVAL, counts once) */
-    static long scriptCalls(RedisServer server) {
+    public static long scriptCalls(RedisServer server) {
         Matcher m = SCRIPT_CALLS.matcher(server.commandString("INFO", "commandstats"));
         long calls = 0;
         while (m.find()) {

@@ -15,26 +15,45 @@ import java.util.function.Consumer;
 /**
  * Opens {@link LockClient}s against a test server and closes them all after each test. Register
  * it as an instance field: {@code @RegisterExtension final TestClients clients = new TestClients();}
+ * Shared with other modules' tests through lock-core's test jar.
  */
-final class TestClients implements AfterEachCallback, AutoCloseable {
+public final class TestClients implements AfterEachCallback, AutoCloseable {
 
     private final List<LockClient> clients = new ArrayList<>();
 
-    LockClient open(RedisServer server) {
+    /**
+     * @param server the server to connect to
+     * @return a client with a 2 s command timeout, closed after the test
+     */
+    public LockClient open(RedisServer server) {
         return open(server, builder -> { });
     }
 
-    LockClient open(RedisServer server, Consumer<LockClient.Builder> settings) {
+    /**
+     * @param server   the server to connect to
+     * @param settings changes to the builder (a 2 s command timeout is preset)
+     * @return the client, closed after the test
+     */
+    public LockClient open(RedisServer server, Consumer<LockClient.Builder> settings) {
         return open(LockClient.builder().redisUri(server.uri()), settings);
     }
 
-    LockClient openCluster(RedisCluster cluster, Consumer<LockClient.Builder> settings) {
+    /**
+     * @param cluster  the cluster to connect to (all its masters are seeds)
+     * @param settings changes to the builder (a 2 s command timeout is preset)
+     * @return the client, closed after the test
+     */
+    public LockClient openCluster(RedisCluster cluster, Consumer<LockClient.Builder> settings) {
         return open(LockClient.builder()
                 .clusterNodes(cluster.nodes().stream().map(node -> RedisURI.create(node.uri())).toList()), settings);
     }
 
-    /** A client that finds the master through the Sentinels, as applications do. */
-    LockClient openSentinel(RedisSentinel sentinel, Consumer<LockClient.Builder> settings) {
+    /**
+     * @param sentinel the Sentinel set; the client finds the master through the Sentinels, as applications do
+     * @param settings changes to the builder (a 2 s command timeout is preset)
+     * @return the client, closed after the test
+     */
+    public LockClient openSentinel(RedisSentinel sentinel, Consumer<LockClient.Builder> settings) {
         return open(LockClient.builder().redisUri(sentinel.sentinelUri()), settings);
     }
 

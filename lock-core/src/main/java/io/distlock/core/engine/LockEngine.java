@@ -30,6 +30,7 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
     private final long watchdogLeaseMillis;
     private final long commandTimeoutMillis;
     private final RedisClusterAsyncCommands<String, String> commands;
+    private final RedisConnections connections;
     private final LockSubscriptions<Acquisition> subscriptions;
     private final ScheduledExecutorService scheduler;
     private final LockEvents events;
@@ -67,6 +68,7 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
         this.watchdogLeaseMillis = watchdogLeaseMillis;
         this.commandTimeoutMillis = commandTimeoutMillis;
         this.commands = connections.commands();
+        this.connections = connections;
         this.subscriptions = new LockSubscriptions<>(connections.pubSub(), connections.shardedPubSub(),
                 Acquisition::holderId);
         connections.onTopologyChange(subscriptions::resubscribeAll);
@@ -161,6 +163,14 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
     /** @return how long blocking calls wait for one Redis answer, in milliseconds */
     public long commandTimeoutMillis() {
         return commandTimeoutMillis;
+    }
+
+    /**
+     * @return how many times a connection of the client has dropped so far (see
+     *         {@link RedisConnections#drops()})
+     */
+    public long connectionDrops() {
+        return connections.drops();
     }
 
     /** @return number of holds the watchdog renews now */

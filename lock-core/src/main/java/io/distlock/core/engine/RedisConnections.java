@@ -28,6 +28,10 @@ import java.util.regex.Pattern;
  * hash slot (a script may only touch one), and on Redis 7+ clusters wake-ups use sharded pub/sub
  * ({@code SPUBLISH}/{@code SSUBSCRIBE}), which stays on the nodes serving the lock's slot instead
  * of being broadcast to every node.
+ *
+ * <p>It also counts how often a connection of the client dropped ({@link #drops()}): Lettuce
+ * sends commands that were unanswered when a connection dropped again after reconnecting
+ * (at-least-once), so an answer that arrives after a drop may come from a second run.
  */
 public final class RedisConnections implements AutoCloseable {
 
@@ -40,13 +44,13 @@ public final class RedisConnections implements AutoCloseable {
     private final boolean sharded;
     private final AbstractRedisClient client;
     private final boolean owned;
-    private final ConnectionChanges changes;
+    private final ConnectionDrops drops;
     private volatile Disposable topologyChanges;
 
     private RedisConnections(RedisClusterAsyncCommands<String, String> commands,
                              StatefulConnection<String, String> connection,
                              StatefulRedisPubSubConnection<String, String> pubSub, boolean cluster, boolean sharded,
-                             AbstractRedisClient client, boolean owned, ConnectionChanges changes) {
+                             AbstractRedisClient client, boolean owned, ConnectionDrops drops) {
         this.commands = commands;
         this.connection = connection;
         this.pubSub = pubSub;
@@ -54,7 +58,7 @@ public final class RedisConnections implements AutoCloseable {
         this.sharded = sharded;
         this.client = client;
         this.owned = owned;
-        this.changes = changes;
+        this.drops = drops;
     }
 
     /**
@@ -67,14 +71,14 @@ public final class RedisConnections implements AutoCloseable {
      */
     public static RedisConnections standalone(RedisClient client, boolean owned) {
         StatefulRedisConnection<String, String> connection = null;
-        ConnectionChanges changes = new ConnectionChanges();
-        client.addListener(changes);
+        ConnectionDrops drops = new ConnectionDrops();
+        client.addListener(drops);
         try {
             connection = client.connect(StringCodec.UTF8);
             StatefulRedisPubSubConnection<String, String> pubSub = client.connectPubSub(StringCodec.UTF8);
-            return new RedisConnections(connection.async(), connection, pubSub, false, false, client, owned, changes);
+            return new RedisConnections(connection.async(), connection, pubSub, false, false, client, owned, drops);
         } catch (RuntimeException e) {
-            closeAfterFailure(connection, client, owned, changes);
+            closeAfterFailure(connection, client, owned, drops);
             throw e;
         }
     }
@@ -90,15 +94,15 @@ public final class RedisConnections implements AutoCloseable {
      */
     public static RedisConnections cluster(RedisClusterClient client, boolean owned, Duration commandTimeout) {
         StatefulRedisClusterConnection<String, String> connection = null;
-        ConnectionChanges changes = new ConnectionChanges();
-        client.addListener(changes);
+        ConnectionDrops drops = new ConnectionDrops();
+        client.addListener(drops);
         try {
             connection = client.connect(StringCodec.UTF8);
             boolean sharded = majorVersion(connection, commandTimeout) >= 7;
             StatefulRedisPubSubConnection<String, String> pubSub = client.connectPubSub(StringCodec.UTF8);
-            return new RedisConnections(connection.async(), connection, pubSub, true, sharded, client, owned, changes);
+            return new RedisConnections(connection.async(), connection, pubSub, true, sharded, client, owned, drops);
         } catch (RuntimeException e) {
-            closeAfterFailure(connection, client, owned, changes);
+            closeAfterFailure(connection, client, owned, drops);
             throw e;
         }
     }
@@ -175,11 +179,14 @@ public final class RedisConnections implements AutoCloseable {
     }
 
     /**
-     * @return how many times a connection of the client dropped so far; a
-     *         {@code WAIT} answer only speaks for a write if this did not change in between
+     * @return how many times a connection of the client has dropped so far. A command whose answer
+     *         comes after this number changed may have run twice, the second time on a new
+     *         connection: Lettuce sends commands that were unanswered at the drop again after
+     *         reconnecting. (With a Lettuce client given by the application, drops of its other
+     *         connections count too.)
      */
-    public long connectionChanges() {
-        return changes.count();
+    public long drops() {
+        return drops.count();
     }
 
     /**
@@ -205,16 +212,16 @@ public final class RedisConnections implements AutoCloseable {
         }
         closeQuietly(pubSub);
         closeQuietly(connection);
-        client.removeListener(changes);
+        client.removeListener(drops);
         if (owned) {
             client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
         }
     }
 
     private static void closeAfterFailure(StatefulConnection<String, String> connection, AbstractRedisClient client,
-                                          boolean owned, ConnectionChanges changes) {
+                                          boolean owned, ConnectionDrops drops) {
         closeQuietly(connection);
-        client.removeListener(changes);
+        client.removeListener(drops);
         if (owned) {
             client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
         }

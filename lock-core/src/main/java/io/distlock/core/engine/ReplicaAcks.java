@@ -15,7 +15,7 @@ public record ReplicaAcks(RedisConnections connections, int replicas, long timeo
 
     /** @return a mark to take before sending a change, for {@link #await(String, long)} */
     public long mark() {
-        return connections.connectionChanges();
+        return connections.drops();
     }
 
     /**
@@ -27,7 +27,7 @@ public record ReplicaAcks(RedisConnections connections, int replicas, long timeo
      */
     public CompletableFuture<Void> await(String key, long mark) {
         return connections.waitForReplicas(key, replicas, timeoutMillis).thenAccept(acknowledged -> {
-            if (connections.connectionChanges() != mark) {
+            if (connections.drops() != mark) {
                 throw new Unconfirmed("the connection to Redis was replaced before the replicas answered");
             }
             if (acknowledged < replicas) {

@@ -229,6 +229,7 @@ public class ScriptedLock implements RedisLock {
             return CompletableFuture.failedFuture(engine.releasedLost(hold));
         }
         int expected = hold.count();
+        long dropsBefore = engine.connectionDrops();
         boolean retry = hold.releaseUnconfirmed();
         hold.releaseUnconfirmed(true);
         Acquisition next = null;
@@ -246,7 +247,11 @@ public class ScriptedLock implements RedisLock {
                         + "'; it may or may not be released. Calling unlock again is safe.",
                         RedisFailures.translate("release lock '" + name + "'", error));
             }
-            if (left >= 0 || (retry && expected == 1)) {
+            // Our last hold already gone is ambiguous after a retry of ours, or after a dropped
+            // connection (Lettuce then sends the release again by itself): the earlier run may
+            // have released it. Taken as released; a lease lost meanwhile goes unreported then.
+            boolean maybeRunTwice = retry || engine.connectionDrops() != dropsBefore;
+            if (left >= 0 || (maybeRunTwice && expected == 1)) {
                 engine.released(hold, (int) Math.max(0, left));
                 if (receiver != null && left == 0) {
                     receiver.handedOff(hold.handOffs() + 1);

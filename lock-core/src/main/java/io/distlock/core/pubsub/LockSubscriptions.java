@@ -161,7 +161,11 @@ public final class LockSubscriptions<T> {
     }
 
     private void confirmed(String channel) {
-        WakeUpChannel<T> waiters = channels.get(channel);
+        // Not get(): the first confirmation can arrive while join() is still putting the channel
+        // in the map (it subscribes from inside compute); computeIfPresent waits for that. Missed,
+        // the first re-subscription after a reconnect would be taken for the first subscription,
+        // and a release published while the connection was down would wake nobody.
+        WakeUpChannel<T> waiters = channels.computeIfPresent(channel, (name, current) -> current);
         if (waiters != null && waiters.confirmations.incrementAndGet() > 1) {
             // A re-subscription after reconnect: releases made while we were away
             // published to nobody, so let a waiter look again.

@@ -1,5 +1,8 @@
-package io.distlock.core;
+package io.distlock.faults;
 
+import io.distlock.core.LockHolderMain;
+import io.distlock.core.RedisLock;
+import io.distlock.core.TestClients;
 import io.distlock.test.JavaProcess;
 import io.distlock.test.RedisExtension;
 import org.junit.jupiter.api.Test;
@@ -11,10 +14,13 @@ import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+/** Kill: a holder process killed with SIGKILL loses its lock within the watchdog timeout. */
 @Timeout(90)
 class HolderCrashTest {
 
     private static final long WATCHDOG_MS = 2_000;
+    /** Scheduling slack on a loaded machine: well below the watchdog timeout. */
+    private static final long SLACK_MS = 1_000;
 
     @RegisterExtension
     static RedisExtension redis = RedisExtension.single();
@@ -36,7 +42,7 @@ class HolderCrashTest {
             assertThat(lock.tryLock(WATCHDOG_MS * 3, TimeUnit.MILLISECONDS)).isTrue();
             long takeoverMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt);
 
-            assertThat(takeoverMs).as("time from SIGKILL to takeover").isLessThanOrEqualTo(WATCHDOG_MS + 500);
+            assertThat(takeoverMs).as("time from SIGKILL to takeover").isLessThanOrEqualTo(WATCHDOG_MS + SLACK_MS);
             lock.unlock();
         }
     }

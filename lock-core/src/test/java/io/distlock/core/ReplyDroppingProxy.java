@@ -1,0 +1,107 @@
+package io.distlock.core;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * A TCP proxy in front of a Redis server that can lose an answer: after
+ * {@link #dropNextReplyAndDisconnect()}, the next bytes Redis sends to any client are not passed
+ * on, and that client's connection is closed instead. The command ran in Redis, the client never
+ * heard of it: what a connection drop between execution and reply looks like to a client.
+ */
+final class ReplyDroppingProxy implements AutoCloseable {
+
+    private final String targetHost;
+    private final int targetPort;
+    private final ServerSocket listener;
+    private final AtomicBoolean dropNextReply = new AtomicBoolean();
+    private final List<Socket> sockets = new CopyOnWriteArrayList<>();
+
+    ReplyDroppingProxy(String targetHost, int targetPort) {
+        this.targetHost = targetHost;
+        this.targetPort = targetPort;
+        try {
+            this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot open the proxy's port", e);
+        }
+        daemon("proxy-accept", this::accept);
+    }
+
+    /** @return the URI clients connect to instead of the server's */
+    String uri() {
+        return "redis://127.0.0.1:" + listener.getLocalPort();
+    }
+
+    /** The next answer Redis gives is swallowed and its connection closed. */
+    void dropNextReplyAndDisconnect() {
+        dropNextReply.set(true);
+    }
+
+    /** @return whether an answer was swallowed since the last {@link #dropNextReplyAndDisconnect()} */
+    boolean dropped() {
+        return !dropNextReply.get();
+    }
+
+    @Override
+    public void close() {
+        closeQuietly(listener);
+        sockets.forEach(ReplyDroppingProxy::closeQuietly);
+    }
+
+    private void accept() {
+        while (!listener.isClosed()) {
+            try {
+                Socket client = listener.accept();
+                Socket server = new Socket(targetHost, targetPort);
+                sockets.add(client);
+                sockets.add(server);
+                daemon("proxy-up", () -> pump(client, server, false));
+                daemon("proxy-down", () -> pump(server, client, true));
+            } catch (IOException e) {
+                return;  // closed
+            }
+        }
+    }
+
+    private void pump(Socket from, Socket to, boolean replies) {
+        byte[] buffer = new byte[8192];
+        try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+            int read;
+            while ((read = in.read(buffer)) >= 0) {
+                if (replies && dropNextReply.compareAndSet(true, false)) {
+                    break;
+                }
+                out.write(buffer, 0, read);
+                out.flush();
+            }
+        } catch (IOException e) {
+            // one side closed: close the other below
+        } finally {
+            closeQuietly(from);
+            closeQuietly(to);
+        }
+    }
+
+    private static void daemon(String name, Runnable task) {
+        Thread thread = new Thread(task, name);
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    private static void closeQuietly(AutoCloseable closeable) {
+        try {
+            closeable.close();
+        } catch (Exception ignored) {
+            // closing anyway
+        }
+    }
+}
