@@ -70,7 +70,7 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
         this.commands = connections.commands();
         this.connections = connections;
         this.subscriptions = new LockSubscriptions<>(connections.pubSub(), connections.shardedPubSub(),
-                Acquisition::holderId);
+                Acquisition::holderId, connections::refreshTopology);
         connections.onTopologyChange(subscriptions::resubscribeAll);
         this.scheduler = scheduler;
         this.events = events;

@@ -17,6 +17,7 @@ import reactor.core.Disposable;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToIntFunction;
 import java.util.regex.Matcher;
@@ -187,6 +188,21 @@ public final class RedisConnections implements AutoCloseable {
      */
     public long drops() {
         return drops.count();
+    }
+
+    /**
+     * @return completes when a cluster client's slot map has been read again from the nodes (at
+     *         once on a standalone Redis); never fails, a failed refresh completes it too
+     */
+    public CompletionStage<?> refreshTopology() {
+        if (!cluster) {
+            return CompletableFuture.completedFuture(null);
+        }
+        try {
+            return ((RedisClusterClient) client).refreshPartitionsAsync().exceptionally(error -> null);
+        } catch (RuntimeException e) {
+            return CompletableFuture.completedFuture(null);  // e.g. the client is shut down
+        }
     }
 
     /**

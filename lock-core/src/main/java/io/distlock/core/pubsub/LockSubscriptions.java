@@ -6,10 +6,12 @@ import io.lettuce.core.pubsub.api.async.RedisPubSubAsyncCommands;
 
 import java.lang.System.Logger.Level;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The client's lock channel subscriptions, all multiplexed on one pub/sub connection. One Redis
@@ -48,18 +50,23 @@ public final class LockSubscriptions<T> {
     private final AtomicBoolean closed = new AtomicBoolean();
     /** Per channel, our {@code SUNSUBSCRIBE}s whose answer has not come yet. */
     private final ConcurrentHashMap<String, Integer> ownUnsubscribes = new ConcurrentHashMap<>();
+    private final Supplier<CompletionStage<?>> refreshRoutes;
 
     /**
      * @param connection the client's dedicated pub/sub connection
      * @param sharded    whether to use sharded pub/sub ({@code SSUBSCRIBE}, Redis 7 cluster),
      *                   which Lettuce sends to the node serving the channel's slot
      * @param idOf       a sleeper's id, matched against messages that name one sleeper
+     * @param refreshRoutes brings the client's slot map up to date before a channel the server
+     *                   dropped is subscribed again (Lettuce routes {@code SSUBSCRIBE} by it, and
+     *                   a subscription left on the slot's old node hears nothing)
      */
     public LockSubscriptions(StatefulRedisPubSubConnection<String, String> connection, boolean sharded,
-                             Function<T, String> idOf) {
+                             Function<T, String> idOf, Supplier<CompletionStage<?>> refreshRoutes) {
         this.commands = connection.async();
         this.sharded = sharded;
         this.idOf = idOf;
+        this.refreshRoutes = refreshRoutes;
         connection.addListener(new RedisPubSubAdapter<>() {
             @Override
             public void message(String channel, String message) {
@@ -100,7 +107,8 @@ public final class LockSubscriptions<T> {
         }
         WakeUpChannel<T> waiters = channels.get(channel);
         if (waiters != null) {
-            resubscribe(waiters, RESUBSCRIBE_FIRST_RETRY_MILLIS);
+            // The slot moved: learn where to before subscribing again, whatever the refresh's outcome.
+            refreshRoutes.get().whenComplete((ok, error) -> resubscribe(waiters, RESUBSCRIBE_FIRST_RETRY_MILLIS));
         }
     }
 
