@@ -34,7 +34,7 @@ class StartupReportTest {
         }
         for (String property : List.of("distlock.enabled", "distlock.key-prefix", "distlock.wait-time",
                 "distlock.lease-time", "distlock.watchdog.timeout", "distlock.redis.url", "distlock.redis.username",
-                "distlock.redis.password", "distlock.redis.ssl", "distlock.redis.database", "distlock.redis.timeout",
+                "distlock.redis.password", "distlock.redis.ssl", "distlock.redis.ssl-bundle", "distlock.redis.database", "distlock.redis.timeout",
                 "distlock.redis.sentinel.master", "distlock.redis.sentinel.nodes", "distlock.redis.cluster.nodes",
                 "distlock.aspect.order")) {
             int at = metadata.indexOf("\"name\": \"" + property + "\"");
