@@ -67,22 +67,27 @@ public final class RedisFailures {
             return "Redis did not answer within the command timeout (" + message
                     + "). Check that Redis is running and reachable, or raise the command timeout.";
         }
-        if (e instanceof RedisConnectionException && find(e, RedisCommandTimeoutException.class) != null) {
-            return "Redis did not complete the connection handshake in time (" + message + ": "
-                    + find(e, RedisCommandTimeoutException.class).getMessage() + "). Check that Redis is running "
-                    + "and reachable, and that the URI's scheme matches the server: rediss:// only if it accepts "
-                    + "TLS, redis:// otherwise.";
-        }
         if (e instanceof RedisConnectionException) {
-            SocketException dropped = find(e, SocketException.class);
-            if (dropped != null && !(dropped instanceof ConnectException)) {
-                return "Redis closed the connection (" + message + ": " + dropped.getMessage() + "). If the server "
-                        + "accepts only TLS, connect with a rediss:// URI; otherwise check that Redis is running and "
-                        + "reachable.";
-            }
-            return "Redis is unreachable (" + message + "). Check that Redis is running and reachable.";
+            return describeConnectFailure((RedisConnectionException) e);
         }
         return e.getClass().getSimpleName() + ": " + message;
+    }
+
+    private static String describeConnectFailure(RedisConnectionException e) {
+        String message = e.getMessage();
+        RedisCommandTimeoutException stalled = find(e, RedisCommandTimeoutException.class);
+        if (stalled != null) {
+            return "Redis did not complete the connection handshake in time (" + message + ": "
+                    + stalled.getMessage() + "). Check that Redis is running and reachable, and that the URI's "
+                    + "scheme matches the server: rediss:// only if it accepts TLS, redis:// otherwise.";
+        }
+        SocketException dropped = find(e, SocketException.class);
+        if (dropped != null && !(dropped instanceof ConnectException)) {
+            return "Redis closed the connection (" + message + ": " + dropped.getMessage() + "). If the server "
+                    + "accepts only TLS, connect with a rediss:// URI; otherwise check that Redis is running and "
+                    + "reachable.";
+        }
+        return "Redis is unreachable (" + message + "). Check that Redis is running and reachable.";
     }
 
     private static String describeTls(Throwable e, SSLException tls) {
@@ -101,7 +106,7 @@ public final class RedisFailures {
     }
 
     private static <T extends Throwable> T find(Throwable e, Class<T> type) {
-        for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
+        for (Throwable c = e; c != null; c = c.getCause()) {
             if (type.isInstance(c)) {
                 return type.cast(c);
             }
