@@ -1,5 +1,7 @@
 package io.distlock.spring;
 
+import io.distlock.core.LockAcquisitionException;
+import io.distlock.core.LockException;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
@@ -23,6 +25,20 @@ class StartupReportTest {
 
         assertThat(analysis.getDescription()).contains("distlock.key-prefix").contains("a{b}");
         assertThat(analysis.getAction()).isEqualTo("Use a prefix without braces.");
+    }
+
+    @Test
+    void aConnectionFailureIsReportedWithItsReasonFirst() {
+        LockException refused = new LockException("Could not connect to Redis at rediss://***@redis:6380: Redis "
+                + "refused the credentials (WRONGPASS ...). Check the username and password.");
+
+        FailureAnalysis analysis = new RedisConnectionFailureAnalyzer()
+                .analyze(new IllegalStateException("bean creation failed", refused));
+
+        assertThat(analysis.getDescription()).startsWith("distlock: Could not connect").contains("WRONGPASS");
+        assertThat(analysis.getAction()).contains("distlock.redis.url", "password", "ssl-bundle", "spring.data.redis");
+        assertThat(new RedisConnectionFailureAnalyzer().analyze(new LockAcquisitionException("lock 'x' is busy")))
+                .as("a busy lock is not a connection problem").isNull();
     }
 
     @Test

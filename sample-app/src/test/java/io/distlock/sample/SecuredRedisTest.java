@@ -64,6 +64,8 @@ class SecuredRedisTest {
                 .hasStackTraceContaining("refused the credentials");
 
         assertThat(output.getAll())
+                .contains("APPLICATION FAILED TO START")
+                .contains("distlock: Could not connect to Redis at rediss://")
                 .contains("Redis refused the credentials")
                 .contains("Check the username and password")
                 .doesNotContain(WRONG_PASSWORD)
