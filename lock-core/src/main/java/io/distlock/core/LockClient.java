@@ -13,6 +13,7 @@ import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
+import io.lettuce.core.SslOptions;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
@@ -307,6 +308,7 @@ public final class LockClient implements AutoCloseable {
         private Duration fairSlotTimeout = DEFAULT_FAIR_SLOT_TIMEOUT;
         private int ackReplicas;
         private Duration ackTimeout;
+        private SslOptions sslOptions;
         private final List<LockListener> listeners = new ArrayList<>();
 
         private Builder() {
@@ -373,6 +375,30 @@ public final class LockClient implements AutoCloseable {
                 throw new IllegalArgumentException("clusterNodes must name at least one node");
             }
             this.clusterNodes = List.copyOf(seeds);
+            return this;
+        }
+
+        /**
+         * TLS settings of the Redis client this builder creates (for {@link #redisUri(String)} and
+         * {@link #clusterNodes(List)}), typically the CA to trust when Redis's certificate is not
+         * signed by one the JVM trusts already. TLS itself is switched on by the URI
+         * ({@code rediss://}, or {@link RedisURI#setSsl(boolean)}):
+         * <pre>{@code
+         * LockClient.builder()
+         *     .redisUri("rediss://alice:secret@redis.example.com:6380")
+         *     .sslOptions(SslOptions.builder().trustManager(new File("/etc/redis/ca.pem")).build())
+         *     .build();
+         * }</pre>
+         * A client passed with {@link #redisClient(RedisClient)} or
+         * {@link #clusterClient(RedisClusterClient)} carries its own {@code SslOptions} in its
+         * {@code ClientOptions}.
+         *
+         * @param options Lettuce's TLS options: trust store or CA, key store for client
+         *                certificates, protocols, cipher suites
+         * @return this builder
+         */
+        public Builder sslOptions(SslOptions options) {
+            this.sslOptions = Objects.requireNonNull(options, "sslOptions must not be null");
             return this;
         }
 
@@ -490,7 +516,8 @@ public final class LockClient implements AutoCloseable {
          *
          * @return the client
          * @throws IllegalStateException    unless exactly one of redisUri, redisClient, clusterClient and
-         *                                  clusterNodes is set
+         *                                  clusterNodes is set, or if sslOptions is set with a client the
+         *                                  caller created
          * @throws IllegalArgumentException if the URI is malformed
          * @throws LockException            if Redis cannot be reached or refuses the credentials
          */
@@ -504,6 +531,11 @@ public final class LockClient implements AutoCloseable {
             if (ackReplicas > 0 && ackTimeout.compareTo(commandTimeout) >= 0) {
                 throw new IllegalArgumentException("replicaAcks timeout (" + ackTimeout + ") must be shorter than the "
                         + "commandTimeout (" + commandTimeout + "), or the client gives up on WAIT before Redis answers");
+            }
+            if (sslOptions != null && (redisClient != null || clusterClient != null)) {
+                throw new IllegalStateException("sslOptions(...) applies only to the Redis client the LockClient "
+                        + "builder creates (redisUri or clusterNodes); set SslOptions in the ClientOptions of the "
+                        + "client you pass instead");
             }
             RedisURI standaloneUri = redisUri != null ? parseUri() : null;  // a malformed URI is the caller's error
             try {
@@ -535,6 +567,7 @@ public final class LockClient implements AutoCloseable {
                                 .adaptiveRefreshTriggersTimeout(Duration.ofSeconds(1))
                                 .enablePeriodicRefresh(Duration.ofSeconds(30))
                                 .build())
+                        .sslOptions(sslOptions != null ? sslOptions : SslOptions.create())
                         .build());
                 return RedisConnections.cluster(created, true, commandTimeout);
             }
@@ -543,6 +576,7 @@ public final class LockClient implements AutoCloseable {
                     .autoReconnect(true)
                     .timeoutOptions(TimeoutOptions.enabled(commandTimeout))
                     .socketOptions(SocketOptions.builder().connectTimeout(commandTimeout).build())
+                    .sslOptions(sslOptions != null ? sslOptions : SslOptions.create())
                     .build());
             return RedisConnections.standalone(created, true);
         }

@@ -5,7 +5,9 @@ import io.distlock.core.LockTemplate;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.ssl.SslBundles;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
@@ -22,7 +24,7 @@ import java.util.function.Supplier;
  * {@link DistributedLock} advice. Each backs off when the application defines its own.
  * {@code distlock.enabled=false} turns it all off.
  */
-@AutoConfiguration
+@AutoConfiguration(after = SslAutoConfiguration.class)
 @ConditionalOnProperty(prefix = "distlock", name = "enabled", havingValue = "true", matchIfMissing = true)
 @EnableConfigurationProperties(DistLockProperties.class)
 public class DistLockAutoConfiguration {
@@ -30,15 +32,17 @@ public class DistLockAutoConfiguration {
     /**
      * @param properties  distlock's settings, checked first
      * @param environment for the {@code spring.data.redis.*} fallback
+     * @param sslBundles  Spring Boot's SSL bundles, for {@code distlock.redis.ssl-bundle}
      * @return a connected client
      * @throws InvalidLockPropertyException naming a wrong setting
      */
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
-    public LockClient lockClient(DistLockProperties properties, Environment environment) {
+    public LockClient lockClient(DistLockProperties properties, Environment environment,
+                                 ObjectProvider<SslBundles> sslBundles) {
         LockPropertiesValidator.validate(properties);
         LockClient.Builder builder = RedisConnectionSettings.resolve(properties, environment)
-                .applyTo(LockClient.builder())
+                .applyTo(LockClient.builder(), sslBundles.getIfAvailable())
                 .keyPrefix(properties.getKeyPrefix())
                 .watchdogTimeout(properties.getWatchdog().getTimeout())
                 .commandTimeout(properties.getRedis().getTimeout());
@@ -51,12 +55,13 @@ public class DistLockAutoConfiguration {
 
     /**
      * @param properties {@code distlock.redlock.nodes}
+     * @param sslBundles Spring Boot's SSL bundles, for {@code distlock.redis.ssl-bundle}
      * @return one client per RedLock master (none when not configured), closed on shutdown
      */
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
-    public RedLockNodes redLockNodes(DistLockProperties properties) {
-        return RedLockNodes.connect(properties);
+    public RedLockNodes redLockNodes(DistLockProperties properties, ObjectProvider<SslBundles> sslBundles) {
+        return RedLockNodes.connect(properties, sslBundles.getIfAvailable());
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.distlock.spring;
 
+import io.distlock.core.RedisUris;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 import org.springframework.core.Ordered;
@@ -105,8 +106,15 @@ public class DistLockProperties {
         /** Redis password (overrides the URL's). Never logged. */
         private String password;
 
-        /** Whether to connect with TLS. */
+        /** Whether to connect with TLS (as rediss:// URLs do), trusting the CAs the JVM trusts. */
         private boolean ssl;
+
+        /**
+         * Name of a Spring Boot SSL bundle (spring.ssl.bundle.pem.NAME or spring.ssl.bundle.jks.NAME)
+         * holding the CA to trust (and a client certificate, if Redis asks for one); implies ssl.
+         * Without distlock.redis.* connection settings, spring.data.redis.ssl.bundle is used.
+         */
+        private String sslBundle;
 
         /** Database index (overrides the URL's). */
         private Integer database;
@@ -151,6 +159,15 @@ public class DistLockProperties {
             this.ssl = ssl;
         }
 
+        public String getSslBundle() {
+            return sslBundle;
+        }
+
+        /** @param sslBundle the bundle's name; blank counts as not set */
+        public void setSslBundle(String sslBundle) {
+            this.sslBundle = blankToNull(sslBundle);
+        }
+
         public Integer getDatabase() {
             return database;
         }
@@ -182,8 +199,9 @@ public class DistLockProperties {
 
         @Override
         public String toString() {
-            return "Redis[url=" + url + ", username=" + username + ", password=" + (password == null ? null : "***")
-                    + ", ssl=" + ssl + ", database=" + database + ", timeout=" + timeout + "]";
+            return "Redis[url=" + (url == null ? null : RedisUris.mask(url)) + ", username=" + username
+                    + ", password=" + (password == null ? null : "***") + ", ssl=" + ssl + ", sslBundle=" + sslBundle
+                    + ", database=" + database + ", timeout=" + timeout + "]";
         }
     }
 
@@ -268,8 +286,8 @@ public class DistLockProperties {
 
         /**
          * One Redis URL per independent master (3 or 5 in practice), e.g.
-         * redis://node1:6379; each gets its own client. Key prefix, watchdog and timeouts are
-         * those of distlock.*.
+         * redis://node1:6379 (rediss:// for TLS); each gets its own client. Key prefix, watchdog,
+         * timeout and ssl-bundle are those of distlock.*.
          */
         private List<String> nodes = new ArrayList<>();
 

@@ -2,6 +2,8 @@ package io.distlock.spring;
 
 import io.distlock.core.LockClient;
 import io.distlock.core.RedisUris;
+import io.lettuce.core.SslOptions;
+import org.springframework.boot.ssl.SslBundles;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -21,26 +23,36 @@ public final class RedLockNodes implements AutoCloseable {
 
     /**
      * Connects to every configured master; if one fails, those already connected are closed.
+     * {@code rediss://} nodes trust what {@code distlock.redis.ssl-bundle} trusts, if it is set.
      *
      * @param properties distlock's settings
+     * @param sslBundles Spring Boot's SSL bundles, or {@code null} if the application has none
      * @return the nodes
-     * @throws InvalidLockPropertyException naming a node that is not a Redis URL
+     * @throws InvalidLockPropertyException naming a node that is not a Redis URL, or an unknown SSL bundle
      */
-    static RedLockNodes connect(DistLockProperties properties) {
+    static RedLockNodes connect(DistLockProperties properties, SslBundles sslBundles) {
+        List<String> nodes = properties.getRedlock().getNodes();
+        String bundle = properties.getRedis().getSslBundle();
+        SslOptions sslOptions = bundle == null || nodes.isEmpty() ? null
+                : LettuceSslBundle.options("distlock.redis.ssl-bundle", bundle, sslBundles);
         List<LockClient> clients = new ArrayList<>();
         try {
-            for (int i = 0; i < properties.getRedlock().getNodes().size(); i++) {
-                String url = properties.getRedlock().getNodes().get(i);
+            for (int i = 0; i < nodes.size(); i++) {
+                String url = nodes.get(i);
                 LockClient.Builder builder = LockClient.builder()
                         .keyPrefix(properties.getKeyPrefix())
                         .watchdogTimeout(properties.getWatchdog().getTimeout())
                         .commandTimeout(properties.getRedis().getTimeout());
+                if (sslOptions != null) {
+                    builder.sslOptions(sslOptions);
+                }
                 try {
                     clients.add(builder.redisUri(url).build());
                 } catch (IllegalArgumentException e) {
                     throw new InvalidLockPropertyException("distlock.redlock.nodes[" + i + "]", "'"
                             + RedisUris.mask(url) + "' is not a Redis URL (" + e.getMessage() + ")",
-                            "Use redis://[[user]:password@]host[:port], one per independent master.");
+                            "Use redis://[[user]:password@]host[:port] (rediss:// for TLS), one per independent "
+                            + "master.");
                 }
             }
         } catch (RuntimeException e) {

@@ -5,6 +5,7 @@ import io.distlock.core.RedisUris;
 import io.lettuce.core.RedisURI;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.ssl.SslBundles;
 import org.springframework.core.env.Environment;
 
 import java.util.ArrayList;
@@ -22,17 +23,20 @@ import java.util.List;
  * @param port           port when no URL is given
  * @param username       ACL user, overriding the URL's, or {@code null}
  * @param password       password, overriding the URL's, or {@code null}
- * @param ssl            whether to use TLS
+ * @param ssl            whether to use TLS (also implied by an SSL bundle)
+ * @param sslBundle      name of the Spring Boot SSL bundle with the trust material, or {@code null}
+ * @param sslBundleProperty the property that named the bundle, for error messages, or {@code null}
  * @param database       database index, overriding the URL's, or {@code null}
  * @param sentinelMaster master name when using Sentinel, or {@code null}
  * @param sentinelNodes  Sentinel nodes as host:port
  * @param clusterNodes   Cluster nodes as host:port
  */
 record RedisConnectionSettings(String prefix, String url, String host, int port, String username, String password,
-                               boolean ssl, Integer database, String sentinelMaster, List<String> sentinelNodes,
-                               List<String> clusterNodes) {
+                               boolean ssl, String sslBundle, String sslBundleProperty, Integer database,
+                               String sentinelMaster, List<String> sentinelNodes, List<String> clusterNodes) {
 
     private static final String SPRING_PREFIX = "spring.data.redis";
+    private static final String SSL_BUNDLE = "distlock.redis.ssl-bundle";
 
     /**
      * @param properties  distlock's settings
@@ -43,10 +47,13 @@ record RedisConnectionSettings(String prefix, String url, String host, int port,
         DistLockProperties.Redis redis = properties.getRedis();
         if (redis.isConfigured()) {
             return new RedisConnectionSettings("distlock.redis", redis.getUrl(), "localhost", 6379,
-                    redis.getUsername(), redis.getPassword(), redis.isSsl(), redis.getDatabase(),
+                    redis.getUsername(), redis.getPassword(), redis.isSsl(), redis.getSslBundle(),
+                    redis.getSslBundle() == null ? null : SSL_BUNDLE, redis.getDatabase(),
                     redis.getSentinel().getMaster(), redis.getSentinel().getNodes(), redis.getCluster().getNodes());
         }
         Binder binder = Binder.get(environment);
+        String springBundle = string(binder, "ssl.bundle");
+        String sslBundle = firstNonNull(redis.getSslBundle(), springBundle);
         return new RedisConnectionSettings(SPRING_PREFIX,
                 string(binder, "url"),
                 binder.bind(SPRING_PREFIX + ".host", String.class).orElse("localhost"),
@@ -54,6 +61,8 @@ record RedisConnectionSettings(String prefix, String url, String host, int port,
                 firstNonNull(redis.getUsername(), string(binder, "username")),
                 firstNonNull(redis.getPassword(), string(binder, "password")),
                 redis.isSsl() || binder.bind(SPRING_PREFIX + ".ssl.enabled", Boolean.class).orElse(false),
+                sslBundle,
+                sslBundle == null ? null : redis.getSslBundle() != null ? SSL_BUNDLE : SPRING_PREFIX + ".ssl.bundle",
                 firstNonNull(redis.getDatabase(), binder.bind(SPRING_PREFIX + ".database", Integer.class).orElse(null)),
                 string(binder, "sentinel.master"),
                 list(binder, "sentinel.nodes"),
@@ -62,14 +71,24 @@ record RedisConnectionSettings(String prefix, String url, String host, int port,
 
     /**
      * Points a client builder at the Redis these settings describe: a Redis Cluster through its
-     * seed nodes, else one standalone or Sentinel-managed Redis.
+     * seed nodes, else one standalone or Sentinel-managed Redis; with the SSL bundle's trust
+     * material when one is named.
      *
-     * @param builder the builder
+     * @param builder    the builder
+     * @param sslBundles Spring Boot's SSL bundles, or {@code null} if the application has none
      * @return the same builder
      * @throws InvalidLockPropertyException naming the setting that cannot work
      */
-    LockClient.Builder applyTo(LockClient.Builder builder) {
+    LockClient.Builder applyTo(LockClient.Builder builder, SslBundles sslBundles) {
+        if (sslBundle != null) {
+            builder.sslOptions(LettuceSslBundle.options(sslBundleProperty, sslBundle, sslBundles));
+        }
         return isCluster() ? builder.clusterNodes(clusterUris()) : builder.redisUri(toRedisUri());
+    }
+
+    /** @return whether to connect with TLS: asked for, or implied by an SSL bundle */
+    boolean usesTls() {
+        return ssl || sslBundle != null;
     }
 
     /** @return whether the settings name a Redis Cluster */
@@ -116,7 +135,7 @@ record RedisConnectionSettings(String prefix, String url, String host, int port,
         if (password != null) {
             uri.setAuthentication(username, password.toCharArray());
         }
-        if (ssl) {
+        if (usesTls()) {
             uri.setSsl(true);
         }
         if (database != null) {
@@ -166,7 +185,8 @@ record RedisConnectionSettings(String prefix, String url, String host, int port,
     public String toString() {
         return "RedisConnectionSettings[" + prefix + ", url=" + (url == null ? null : RedisUris.mask(url))
                 + ", host=" + host + ", port=" + port + ", username=" + username + ", password="
-                + (password == null ? null : "***") + ", ssl=" + ssl + ", database=" + database
+                + (password == null ? null : "***") + ", ssl=" + ssl + ", sslBundle=" + sslBundle
+                + ", database=" + database
                 + ", sentinelMaster=" + sentinelMaster + ", sentinelNodes=" + sentinelNodes
                 + ", clusterNodes=" + clusterNodes + "]";
     }

@@ -60,6 +60,27 @@ class RedisConnectionSettingsTest {
     }
 
     @Test
+    void anSslBundleImpliesTlsAndDistlocksOwnWinsOverSpringDataRedis() {
+        MockEnvironment environment = new MockEnvironment()
+                .withProperty("spring.data.redis.host", "cache")
+                .withProperty("spring.data.redis.ssl.bundle", "spring-bundle");
+
+        RedisConnectionSettings fallback = RedisConnectionSettings.resolve(new DistLockProperties(), environment);
+        assertThat(fallback.sslBundle()).isEqualTo("spring-bundle");
+        assertThat(fallback.sslBundleProperty()).isEqualTo("spring.data.redis.ssl.bundle");
+        assertThat(fallback.toRedisUri().isSsl()).as("a bundle implies TLS").isTrue();
+
+        DistLockProperties own = new DistLockProperties();
+        own.getRedis().setSslBundle("distlock-bundle");
+        RedisConnectionSettings overridden = RedisConnectionSettings.resolve(own, environment);
+        assertThat(overridden.sslBundle()).isEqualTo("distlock-bundle");
+        assertThat(overridden.sslBundleProperty()).isEqualTo("distlock.redis.ssl-bundle");
+
+        assertThat(RedisConnectionSettings.resolve(new DistLockProperties(), new MockEnvironment()).toRedisUri()
+                .isSsl()).as("no bundle, no ssl: plain").isFalse();
+    }
+
+    @Test
     void clusterNodesBecomeOneUriPerSeedWithTheCredentials() {
         DistLockProperties properties = new DistLockProperties();
         properties.getRedis().getCluster().setNodes(List.of("n1:7000", "n2"));

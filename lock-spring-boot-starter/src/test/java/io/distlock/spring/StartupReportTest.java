@@ -1,5 +1,7 @@
 package io.distlock.spring;
 
+import io.distlock.core.LockAcquisitionException;
+import io.distlock.core.LockException;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
@@ -26,6 +28,20 @@ class StartupReportTest {
     }
 
     @Test
+    void aConnectionFailureIsReportedWithItsReasonFirst() {
+        LockException refused = new LockException("Could not connect to Redis at rediss://***@redis:6380: Redis "
+                + "refused the credentials (WRONGPASS ...). Check the username and password.");
+
+        FailureAnalysis analysis = new RedisConnectionFailureAnalyzer()
+                .analyze(new IllegalStateException("bean creation failed", refused));
+
+        assertThat(analysis.getDescription()).startsWith("distlock: Could not connect").contains("WRONGPASS");
+        assertThat(analysis.getAction()).contains("distlock.redis.url", "password", "ssl-bundle", "spring.data.redis");
+        assertThat(new RedisConnectionFailureAnalyzer().analyze(new LockAcquisitionException("lock 'x' is busy")))
+                .as("a busy lock is not a connection problem").isNull();
+    }
+
+    @Test
     void everyPropertyHasGeneratedMetadataWithADescription() throws IOException {
         String metadata;
         try (InputStream in = getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
@@ -34,7 +50,7 @@ class StartupReportTest {
         }
         for (String property : List.of("distlock.enabled", "distlock.key-prefix", "distlock.wait-time",
                 "distlock.lease-time", "distlock.watchdog.timeout", "distlock.redis.url", "distlock.redis.username",
-                "distlock.redis.password", "distlock.redis.ssl", "distlock.redis.database", "distlock.redis.timeout",
+                "distlock.redis.password", "distlock.redis.ssl", "distlock.redis.ssl-bundle", "distlock.redis.database", "distlock.redis.timeout",
                 "distlock.redis.sentinel.master", "distlock.redis.sentinel.nodes", "distlock.redis.cluster.nodes",
                 "distlock.aspect.order")) {
             int at = metadata.indexOf("\"name\": \"" + property + "\"");

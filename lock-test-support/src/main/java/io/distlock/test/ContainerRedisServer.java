@@ -47,6 +47,10 @@ final class ContainerRedisServer implements RedisServer {
             throw new IllegalStateException("Redis mode 'docker' was requested (" + RedisMode.PROPERTY + " / "
                     + RedisMode.ENV + ") but Testcontainers cannot reach a Docker engine");
         }
+        if (options.tls().isPresent()) {
+            throw new IllegalStateException("TLS test servers (RedisServerOptions.withTls) run as local processes "
+                    + "only: set " + RedisMode.PROPERTY + "=process");
+        }
         RuntimeException lastFailure = null;
         for (int attempt = 0; attempt < PORT_ATTEMPTS; attempt++) {
             int port = FreePorts.reserve();

@@ -190,7 +190,12 @@ final class ProcessRedisServer implements RedisServer {
         if (options.sentinel()) {
             command.add(sentinelConfigFile().toString());  // must be the first argument
         }
-        command.addAll(List.of("--port", Integer.toString(port),
+        if (options.tls().isPresent()) {
+            command.addAll(List.of("--port", "0", "--tls-port", Integer.toString(port)));
+        } else {
+            command.addAll(List.of("--port", Integer.toString(port)));
+        }
+        command.addAll(List.of(
                 "--bind", HOST,
                 "--save", "",
                 "--appendonly", "no",

@@ -30,12 +30,13 @@ public interface RedisServer extends AutoCloseable {
     int port();
 
     /**
-     * Returns the connection URI without credentials, e.g. {@code "redis://127.0.0.1:6379"}.
+     * Returns the connection URI without credentials, e.g. {@code "redis://127.0.0.1:6379"}, or
+     * {@code "rediss://..."} for a TLS-only server ({@link RedisServerOptions#withTls(TestCertificates)}).
      *
      * @return the URI
      */
     default String uri() {
-        return "redis://" + host() + ":" + port();
+        return (options().tls().isPresent() ? "rediss://" : "redis://") + host() + ":" + port();
     }
 
     /**
@@ -118,16 +119,25 @@ public interface RedisServer extends AutoCloseable {
     void close();
 
     /**
-     * Opens a raw connection, authenticated if a password is configured.
+     * Opens a raw connection (TLS for a TLS-only server), authenticated if a password or ACL user is
+     * configured.
      *
      * @param timeout connect and read timeout
      * @return the open connection; the caller closes it
      * @throws UncheckedIOException if the server cannot be reached
      */
     default RespConnection connect(Duration timeout) {
-        RespConnection connection = RespConnection.open(host(), port(), timeout);
+        Optional<TestCertificates> tls = options().tls();
+        RespConnection connection = tls.isPresent()
+                ? RespConnection.openTls(host(), port(), timeout, tls.get().clientContext())
+                : RespConnection.open(host(), port(), timeout);
         try {
-            password().ifPresent(connection::auth);
+            Optional<String> username = options().username();
+            if (username.isPresent()) {
+                connection.auth(username.get(), password().orElseThrow());
+            } else {
+                password().ifPresent(connection::auth);
+            }
             return connection;
         } catch (RuntimeException e) {
             connection.close();

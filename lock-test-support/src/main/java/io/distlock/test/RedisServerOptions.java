@@ -21,19 +21,25 @@ import java.util.Optional;
 public final class RedisServerOptions {
 
     private static final RedisServerOptions DEFAULTS = new RedisServerOptions(
-            List.of(), null, Duration.ofSeconds(15), Duration.ofSeconds(10));
+            List.of(), null, Duration.ofSeconds(15), Duration.ofSeconds(10), null, null, null);
 
     private final List<String> extraArgs;
     private final RedisMode mode;
     private final Duration startupTimeout;
     private final Duration commandTimeout;
+    private final TestCertificates tls;
+    private final String aclUser;
+    private final String aclPassword;
 
     private RedisServerOptions(List<String> extraArgs, RedisMode mode, Duration startupTimeout,
-            Duration commandTimeout) {
+            Duration commandTimeout, TestCertificates tls, String aclUser, String aclPassword) {
         this.extraArgs = Collections.unmodifiableList(new ArrayList<>(extraArgs));
         this.mode = mode;
         this.startupTimeout = startupTimeout;
         this.commandTimeout = commandTimeout;
+        this.tls = tls;
+        this.aclUser = aclUser;
+        this.aclPassword = aclPassword;
     }
 
     /**
@@ -56,7 +62,7 @@ public final class RedisServerOptions {
         for (String arg : args) {
             all.add(Objects.requireNonNull(arg, "arg"));
         }
-        return new RedisServerOptions(all, mode, startupTimeout, commandTimeout);
+        return new RedisServerOptions(all, mode, startupTimeout, commandTimeout, tls, aclUser, aclPassword);
     }
 
     /**
@@ -70,6 +76,62 @@ public final class RedisServerOptions {
     }
 
     /**
+     * Returns a copy whose server accepts only TLS connections ({@code --port 0 --tls-port <port>}), with the
+     * server certificate and key of {@code certificates} and without client certificates
+     * ({@code --tls-auth-clients no}). {@link RedisServer#uri()} then starts with {@code rediss://}, and raw
+     * commands connect with TLS, trusting {@link TestCertificates#caCertificate()}. Local processes only
+     * (standalone servers, not cluster nodes); the Redis binary must be built with TLS.
+     *
+     * @param certificates the certificates, usually {@link TestCertificates#shared()}
+     * @return the new options
+     */
+    public RedisServerOptions withTls(TestCertificates certificates) {
+        Objects.requireNonNull(certificates, "certificates");
+        return new RedisServerOptions(extraArgs, mode, startupTimeout, commandTimeout, certificates, aclUser,
+                aclPassword).withArgs(
+                "--tls-cert-file", certificates.serverCertificate().toString(),
+                "--tls-key-file", certificates.serverPrivateKey().toString(),
+                "--tls-ca-cert-file", certificates.caCertificate().toString(),
+                "--tls-auth-clients", "no");
+    }
+
+    /**
+     * Returns a copy whose server has the ACL user {@code username} (all keys, channels and commands) and no
+     * usable {@code default} user, so every connection must {@code AUTH username password}; raw commands do.
+     *
+     * @param username the ACL user, without spaces
+     * @param password its password, without spaces
+     * @return the new options
+     */
+    public RedisServerOptions withAclUser(String username, String password) {
+        Objects.requireNonNull(username, "username");
+        Objects.requireNonNull(password, "password");
+        if (username.isBlank() || username.contains(" ") || password.isEmpty() || password.contains(" ")) {
+            throw new IllegalArgumentException("ACL user name and password must be non-empty and without spaces");
+        }
+        return new RedisServerOptions(extraArgs, mode, startupTimeout, commandTimeout, tls, username, password)
+                .withArgs("--user", username, "on", ">" + password, "~*", "&*", "+@all", "--user", "default", "off");
+    }
+
+    /**
+     * Returns the certificates of a TLS-only server ({@link #withTls(TestCertificates)}), if any.
+     *
+     * @return the certificates
+     */
+    public Optional<TestCertificates> tls() {
+        return Optional.ofNullable(tls);
+    }
+
+    /**
+     * Returns the ACL user set by {@link #withAclUser(String, String)}, if any.
+     *
+     * @return the user name
+     */
+    public Optional<String> username() {
+        return Optional.ofNullable(aclUser);
+    }
+
+    /**
      * Returns a copy that uses the given mode instead of the configured one ({@link RedisMode#configured()}).
      *
      * @param mode the mode to use
@@ -77,7 +139,7 @@ public final class RedisServerOptions {
      */
     public RedisServerOptions withMode(RedisMode mode) {
         return new RedisServerOptions(extraArgs, Objects.requireNonNull(mode, "mode"), startupTimeout,
-                commandTimeout);
+                commandTimeout, tls, aclUser, aclPassword);
     }
 
     /**
@@ -87,7 +149,8 @@ public final class RedisServerOptions {
      * @return the new options
      */
     public RedisServerOptions withStartupTimeout(Duration timeout) {
-        return new RedisServerOptions(extraArgs, mode, positive(timeout), commandTimeout);
+        return new RedisServerOptions(extraArgs, mode, positive(timeout), commandTimeout, tls, aclUser,
+                aclPassword);
     }
 
     /**
@@ -97,7 +160,8 @@ public final class RedisServerOptions {
      * @return the new options
      */
     public RedisServerOptions withCommandTimeout(Duration timeout) {
-        return new RedisServerOptions(extraArgs, mode, startupTimeout, positive(timeout));
+        return new RedisServerOptions(extraArgs, mode, startupTimeout, positive(timeout), tls, aclUser,
+                aclPassword);
     }
 
     /**
@@ -110,11 +174,15 @@ public final class RedisServerOptions {
     }
 
     /**
-     * Returns the password given by the last {@code --requirepass} argument, if any.
+     * Returns the password of the ACL user ({@link #withAclUser(String, String)}) if one is set, else the one
+     * given by the last {@code --requirepass} argument, if any.
      *
      * @return the password
      */
     public Optional<String> password() {
+        if (aclPassword != null) {
+            return Optional.of(aclPassword);
+        }
         String password = null;
         for (int i = 0; i < extraArgs.size() - 1; i++) {
             if ("--requirepass".equalsIgnoreCase(extraArgs.get(i))) {
@@ -180,6 +248,7 @@ public final class RedisServerOptions {
                 shown.set(i + 1, "****");
             }
         }
+        shown.replaceAll(arg -> arg.startsWith(">") ? ">****" : arg); // ACL passwords
         return "RedisServerOptions" + Arrays.asList("args=" + shown, "mode=" + (mode == null ? "configured" : mode),
                 "startupTimeout=" + startupTimeout, "commandTimeout=" + commandTimeout);
     }

@@ -14,9 +14,11 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
 
 /**
- * A minimal, blocking RESP2 connection over a plain socket, for tests that need to talk to Redis
+ * A minimal, blocking RESP2 connection over a plain or TLS socket, for tests that need to talk to Redis
  * without a client library ({@code FLUSHALL}, {@code INFO commandstats}, {@code CLIENT KILL}, ...).
  *
  * <p>Replies are mapped as follows: simple string and bulk string to {@link String}, integer to
@@ -60,6 +62,51 @@ public final class RespConnection implements AutoCloseable {
             closeQuietly(socket);
             throw new UncheckedIOException("Cannot connect to Redis at " + endpoint + ": " + e, e);
         }
+    }
+
+    /**
+     * Opens a TLS connection; {@code timeout} bounds the TCP connect, the handshake and every later read.
+     *
+     * @param host    host name or address
+     * @param port    TLS port of the server
+     * @param timeout connect, handshake and read timeout, must be positive
+     * @param tls     the context whose trust managers decide whether the server's certificate is accepted
+     * @return the open connection
+     * @throws UncheckedIOException if the connection or the handshake fails
+     */
+    public static RespConnection openTls(String host, int port, Duration timeout, SSLContext tls) {
+        String endpoint = host + ":" + port;
+        int millis = toMillis(timeout);
+        Socket plain = new Socket();
+        try {
+            plain.setTcpNoDelay(true);
+            plain.connect(new InetSocketAddress(host, port), millis);
+            plain.setSoTimeout(millis);
+            SSLSocket socket = (SSLSocket) tls.getSocketFactory().createSocket(plain, host, port, true);
+            try {
+                socket.startHandshake();
+            } catch (IOException e) {
+                closeQuietly(socket);
+                throw e;
+            }
+            return new RespConnection(endpoint, socket);
+        } catch (IOException e) {
+            closeQuietly(plain);
+            throw new UncheckedIOException("Cannot connect with TLS to Redis at " + endpoint + ": " + e, e);
+        }
+    }
+
+    /**
+     * Sends {@code AUTH username password} (an ACL user) and checks the reply.
+     *
+     * @param username the ACL user
+     * @param password its password
+     * @return this connection
+     * @throws RedisReplyException if authentication is rejected
+     */
+    public RespConnection auth(String username, String password) {
+        call("AUTH", username, password);
+        return this;
     }
 
     /**
