@@ -1,5 +1,6 @@
 package io.distlock.core;
 
+import io.distlock.test.FailureMessages;
 import io.distlock.test.RedisExtension;
 import io.distlock.test.RedisServer;
 import io.distlock.test.RedisServerOptions;
@@ -15,8 +16,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -93,7 +92,7 @@ class SecureConnectionTest {
         assertThat(failure).isInstanceOf(LockException.class)
                 .hasMessageContaining("refused the credentials")
                 .hasMessageContaining("Check the username and password");
-        assertThat(messages(failure)).noneMatch(m -> m.contains(WRONG_PASSWORD) || m.contains(PASSWORD));
+        assertThat(FailureMessages.of(failure)).noneMatch(m -> m.contains(WRONG_PASSWORD) || m.contains(PASSWORD));
     }
 
     @Test
@@ -106,7 +105,7 @@ class SecureConnectionTest {
                 .hasMessageContaining("certificate")
                 .hasMessageContaining("not trusted")
                 .hasMessageContaining("sslOptions");
-        assertThat(messages(failure)).noneMatch(m -> m.contains(PASSWORD));
+        assertThat(FailureMessages.of(failure)).noneMatch(m -> m.contains(PASSWORD));
     }
 
     @Test
@@ -124,7 +123,7 @@ class SecureConnectionTest {
 
         assertThat(failure).isInstanceOf(LockException.class).hasMessageContaining("rediss://");
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(15));
-        assertThat(messages(failure)).noneMatch(m -> m.contains(PASSWORD));
+        assertThat(FailureMessages.of(failure)).noneMatch(m -> m.contains(PASSWORD));
     }
 
     @Test
@@ -169,24 +168,5 @@ class SecureConnectionTest {
         } catch (RuntimeException e) {
             return e;
         }
-    }
-
-    /** Every message and toString() in the cause chain, including suppressed exceptions. */
-    private static List<String> messages(Throwable failure) {
-        List<String> messages = new ArrayList<>();
-        collect(failure, messages, 0);
-        return messages;
-    }
-
-    private static void collect(Throwable t, List<String> messages, int depth) {
-        if (t == null || depth > 20) {
-            return;
-        }
-        messages.add(String.valueOf(t.getMessage()));
-        messages.add(t.toString());
-        for (Throwable suppressed : t.getSuppressed()) {
-            collect(suppressed, messages, depth + 1);
-        }
-        collect(t.getCause(), messages, depth + 1);
     }
 }

@@ -3,6 +3,7 @@ package io.distlock.spring;
 import io.distlock.core.LockClient;
 import io.distlock.core.LockException;
 import io.distlock.core.LockTemplate;
+import io.distlock.test.FailureMessages;
 import io.distlock.test.RedisExtension;
 import io.distlock.test.RedisServer;
 import io.distlock.test.RedisServerOptions;
@@ -25,7 +26,6 @@ import org.springframework.core.env.StandardEnvironment;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -150,7 +150,7 @@ class RedisSecurityTest {
                     assertThat(distlockFailure(failure)).isInstanceOf(LockException.class)
                             .hasMessageContaining("refused the credentials")
                             .hasMessageContaining("Check the username and password");
-                    assertThat(messages(failure)).noneMatch(m -> m.contains(WRONG_PASSWORD) || m.contains(PASSWORD));
+                    assertThat(FailureMessages.of(failure)).noneMatch(m -> m.contains(WRONG_PASSWORD) || m.contains(PASSWORD));
                 });
     }
 
@@ -165,7 +165,7 @@ class RedisSecurityTest {
                 .run(context -> {
                     assertThat(context).hasFailed();
                     assertThat(distlockFailure(context.getStartupFailure())).hasMessageContaining("refused the credentials");
-                    assertThat(messages(context.getStartupFailure())).noneMatch(m -> m.contains(WRONG_PASSWORD));
+                    assertThat(FailureMessages.of(context.getStartupFailure())).noneMatch(m -> m.contains(WRONG_PASSWORD));
                 });
     }
 
@@ -183,7 +183,7 @@ class RedisSecurityTest {
                     assertThat(distlockFailure(failure)).isInstanceOf(LockException.class)
                             .hasMessageContaining("certificate is not trusted")
                             .hasMessageContaining("distlock.redis.ssl-bundle");
-                    assertThat(messages(failure)).noneMatch(m -> m.contains(PASSWORD));
+                    assertThat(FailureMessages.of(failure)).noneMatch(m -> m.contains(PASSWORD));
                 });
     }
 
@@ -244,24 +244,5 @@ class RedisSecurityTest {
             }
         }
         throw new AssertionError("no distlock exception in the startup failure", failure);
-    }
-
-    /** Every message and toString() in the cause chain, including suppressed exceptions. */
-    private static List<String> messages(Throwable failure) {
-        List<String> messages = new ArrayList<>();
-        collect(failure, messages, 0);
-        return messages;
-    }
-
-    private static void collect(Throwable t, List<String> messages, int depth) {
-        if (t == null || depth > 30) {
-            return;
-        }
-        messages.add(String.valueOf(t.getMessage()));
-        messages.add(t.toString());
-        for (Throwable suppressed : t.getSuppressed()) {
-            collect(suppressed, messages, depth + 1);
-        }
-        collect(t.getCause(), messages, depth + 1);
     }
 }
