@@ -590,8 +590,10 @@ public final class LockClient implements AutoCloseable {
             try {
                 uri = RedisURI.create(redisUri);
             } catch (RuntimeException e) {
+                // No cause: the parser's message quotes the URI, password included.
                 throw new IllegalArgumentException("redisUri '" + RedisUris.mask(redisUri) + "' is not a valid Redis URI: "
-                        + e.getMessage() + ". Expected redis://[[user]:password@]host[:port][/database] or rediss://...");
+                        + RedisUris.parseFailure(redisUri, e)
+                        + ". Expected redis://[[user]:password@]host[:port][/database] or rediss://...");
             }
             uri.setTimeout(commandTimeout);
             return uri;

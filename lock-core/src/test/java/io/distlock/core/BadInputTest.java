@@ -50,6 +50,10 @@ class BadInputTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("commandTimeout");
         assertThatThrownBy(() -> LockClient.builder().redisUri((String) null))
                 .isInstanceOf(NullPointerException.class).hasMessageContaining("redisUri");
+        // A URI the parser rejects: its message would quote the password ("Malformed escape pair ...").
+        assertThatThrownBy(() -> LockClient.builder().redisUri("redis://:hunter%zz@localhost:6379").build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a valid Redis URI")
+                .hasMessageNotContaining("hunter").hasNoCause();
         assertThatThrownBy(() -> LockClient.builder().listener(null))
                 .isInstanceOf(NullPointerException.class).hasMessageContaining("listener");
     }

@@ -50,7 +50,7 @@ public final class RedLockNodes implements AutoCloseable {
                     clients.add(builder.redisUri(url).build());
                 } catch (IllegalArgumentException e) {
                     throw new InvalidLockPropertyException("distlock.redlock.nodes[" + i + "]", "'"
-                            + RedisUris.mask(url) + "' is not a Redis URL (" + e.getMessage() + ")",
+                            + RedisUris.mask(url) + "' is not a Redis URL",
                             "Use redis://[[user]:password@]host[:port] (rediss:// for TLS), one per independent "
                             + "master.");
                 }

@@ -149,7 +149,7 @@ record RedisConnectionSettings(String prefix, String url, String host, int port,
             return RedisURI.create(url);
         } catch (RuntimeException e) {
             throw new InvalidLockPropertyException(prefix + ".url", "'" + RedisUris.mask(url)
-                    + "' is not a Redis URL (" + e.getMessage() + ")",
+                    + "' is not a Redis URL (" + RedisUris.parseFailure(url, e) + ")",
                     "Use redis://[[user]:password@]host[:port][/database], or rediss://... for TLS.");
         }
     }

@@ -93,6 +93,9 @@ class DistLockAutoConfigurationTest {
         assertStartupFails("distlock.redis.timeout", "not positive", url, "distlock.redis.timeout=0s");
         assertStartupFails("distlock.redis.database", "negative", url, "distlock.redis.database=-1");
         assertStartupFails("distlock.redis.url", "not a Redis URL", "distlock.redis.url=http://u:hunter2@host:1");
+        assertStartupFails("distlock.redis.url", "not a Redis URL", "distlock.redis.url=redis://:hunter2%zz@host:1");
+        assertStartupFails("distlock.redlock.nodes[0]", "not a Redis URL", url,
+                "distlock.redlock.nodes=redis://:hunter2%zz@host:1");
         assertStartupFails("distlock.redis.url", "more than one", url, "distlock.redis.sentinel.master=mymaster");
         assertStartupFails("distlock.redis.sentinel.nodes", "no Sentinel node",
                 "distlock.redis.sentinel.master=mymaster");

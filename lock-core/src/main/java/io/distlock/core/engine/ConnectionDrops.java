@@ -24,6 +24,10 @@ final class ConnectionDrops implements RedisConnectionStateListener {
 
     @Override
     public void onRedisDisconnected(RedisChannelHandler<?, ?> connection) {
-        disconnects.incrementAndGet();
+        // A connection closed on purpose (topology refreshes and Sentinel lookups open and close
+        // short-lived ones) is marked closed before it goes inactive: only a drop counts.
+        if (connection.isOpen()) {
+            disconnects.incrementAndGet();
+        }
     }
 }

@@ -224,8 +224,8 @@ public final class LockSubscriptions<T> {
             }
             try {
                 if (sharded) {
+                    ownUnsubscribes.merge(name, 1, Integer::sum);  // before sending: the answer may come first
                     commands.sunsubscribe(name);
-                    ownUnsubscribes.merge(name, 1, Integer::sum);
                 } else {
                     commands.unsubscribe(name);
                 }
