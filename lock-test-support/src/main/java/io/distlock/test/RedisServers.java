@@ -36,6 +36,9 @@ public final class RedisServers {
      */
     public static RedisServer start(RedisServerOptions options) {
         RedisMode mode = options.mode().resolve();
+        if (mode == RedisMode.DOCKER && options.tls().isPresent() && options.mode() != RedisMode.DOCKER) {
+            mode = RedisMode.PROCESS;  // TLS servers need the test's certificate files: local processes
+        }
         if (mode == RedisMode.DOCKER) {
             return ContainerRedisServer.start(options);
         }
