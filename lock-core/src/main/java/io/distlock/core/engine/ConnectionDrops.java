@@ -26,7 +26,7 @@ final class ConnectionDrops implements RedisConnectionStateListener {
     public void onRedisDisconnected(RedisChannelHandler<?, ?> connection) {
         // A connection closed on purpose (topology refreshes and Sentinel lookups open and close
         // short-lived ones) is marked closed before it goes inactive: only a drop counts.
-        if (connection.isOpen()) {
+        if (!connection.isClosed()) {
             disconnects.incrementAndGet();
         }
     }
