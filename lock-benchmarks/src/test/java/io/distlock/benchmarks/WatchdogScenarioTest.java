@@ -54,7 +54,7 @@ class WatchdogScenarioTest {
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
         new ReportPrinter(new PrintStream(printed, true, StandardCharsets.UTF_8)).print(report);
         assertThat(printed.toString(StandardCharsets.UTF_8))
-                .contains("## watchdog: 1,200 locks held by one client for 3 s, watchdog timeout 1 s")
+                .contains("## watchdog: 1,200 locks held by one client for 7 s, watchdog timeout 3 s")
                 .contains("| renewal calls per round |", "| heap per held lock (approximate) |")
                 .contains("- PASS: watchdog: distlock lost none of 1,200 locks")
                 .contains("- PASS: watchdog: distlock renewal calls per round <= 2 x ceil(1,200 / 500) = 6")
