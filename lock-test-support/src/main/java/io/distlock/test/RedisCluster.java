@@ -26,6 +26,8 @@ public final class RedisCluster implements AutoCloseable {
     public static final int SLOTS = 16384;
 
     private static final Duration FORMING = Duration.ofSeconds(30);
+    /** Redis gives up a manual failover after 5 s (CLUSTER_MF_TIMEOUT); a little more to notice. */
+    private static final Duration MANUAL_FAILOVER_LIMIT = Duration.ofSeconds(7);
     private static final Pattern OFFSET = Pattern.compile("master_repl_offset:(\\d+)");
 
     private final List<Shard> shards;
@@ -136,8 +138,18 @@ public final class RedisCluster implements AutoCloseable {
             throw new IllegalStateException("shard " + shard + " has no replica to fail over to");
         }
         RedisServer promoted = target.replicas.get(0);
-        promoted.command("CLUSTER", "FAILOVER");
-        Polling.awaitTrue(promoted + " took over shard " + shard, FORMING,
+        // A manual failover the replica cannot finish in time (the master's clients are paused at
+        // most 5 s while it catches up; a loaded machine can miss that) is dropped without a word:
+        // ask again until it happens.
+        long deadline = System.nanoTime() + FORMING.toNanos();
+        do {
+            promoted.command("CLUSTER", "FAILOVER");
+            if (Polling.within(MANUAL_FAILOVER_LIMIT,
+                    () -> promoted.commandString("INFO", "replication").contains("role:master"))) {
+                break;
+            }
+        } while (System.nanoTime() < deadline);
+        Polling.awaitTrue(promoted + " took over shard " + shard, Duration.ZERO,
                 () -> promoted.commandString("INFO", "replication").contains("role:master"));
         target.replicas.set(0, target.master);
         target.master = promoted;

@@ -17,7 +17,7 @@ class GuardianOrphanTest {
             long redisPid = redisPidOf(holder);
             assertThat(ProcessPolling.processAlive(redisPid)).isTrue();
             holder.kill();
-            assertThat(ProcessPolling.within(Duration.ofSeconds(10), () -> !ProcessPolling.processAlive(redisPid)))
+            assertThat(Polling.within(Duration.ofSeconds(10), () -> !ProcessPolling.processAlive(redisPid)))
                     .as("redis pid %d must disappear after its JVM was SIGKILLed", redisPid).isTrue();
         }
     }
@@ -27,7 +27,7 @@ class GuardianOrphanTest {
         try (JavaProcess holder = JavaProcess.start(RedisHolderMain.class, "exit")) {
             long redisPid = redisPidOf(holder);
             assertThat(holder.waitFor(Duration.ofSeconds(30))).hasValue(0);
-            assertThat(ProcessPolling.within(Duration.ofSeconds(10), () -> !ProcessPolling.processAlive(redisPid)))
+            assertThat(Polling.within(Duration.ofSeconds(10), () -> !ProcessPolling.processAlive(redisPid)))
                     .as("redis pid %d must disappear after its JVM exited", redisPid).isTrue();
         }
     }
@@ -38,7 +38,7 @@ class GuardianOrphanTest {
             long redisPid = redisPidOf(holder);
             holder.pause();
             holder.kill();
-            assertThat(ProcessPolling.within(Duration.ofSeconds(10), () -> !ProcessPolling.processAlive(redisPid))).isTrue();
+            assertThat(Polling.within(Duration.ofSeconds(10), () -> !ProcessPolling.processAlive(redisPid))).isTrue();
         }
     }
 
@@ -49,7 +49,7 @@ class GuardianOrphanTest {
             long grandchildPid = Long.parseLong(line.split(" ")[1]);
             assertThat(ProcessPolling.processAlive(grandchildPid)).isTrue();
             parent.kill();
-            assertThat(ProcessPolling.within(Duration.ofSeconds(10), () -> !ProcessPolling.processAlive(grandchildPid)))
+            assertThat(Polling.within(Duration.ofSeconds(10), () -> !ProcessPolling.processAlive(grandchildPid)))
                     .as("child JVM %d must disappear after its parent JVM was SIGKILLed", grandchildPid).isTrue();
         }
     }

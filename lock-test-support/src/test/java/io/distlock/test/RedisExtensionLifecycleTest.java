@@ -52,8 +52,8 @@ class RedisExtensionLifecycleTest {
     private static void assertGone(RedisServer server) {
         assertThat(server.isRunning()).isFalse();
         server.pid().ifPresent(pid ->
-                assertThat(ProcessPolling.within(Duration.ofSeconds(10), () -> !ProcessPolling.processAlive(pid))).isTrue());
-        assertThat(ProcessPolling.within(Duration.ofSeconds(5), () -> refusesConnections(server))).isTrue();
+                assertThat(Polling.within(Duration.ofSeconds(10), () -> !ProcessPolling.processAlive(pid))).isTrue());
+        assertThat(Polling.within(Duration.ofSeconds(5), () -> refusesConnections(server))).isTrue();
     }
 
     private static boolean refusesConnections(RedisServer server) {

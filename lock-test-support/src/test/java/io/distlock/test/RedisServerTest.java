@@ -102,7 +102,7 @@ class RedisServerTest {
                 assertThat(redis.isRunning()).isFalse();
                 assertThatThrownBy(() -> redis.command("PING")).isInstanceOf(UncheckedIOException.class);
                 if (pid > 0) {
-                    assertThat(ProcessPolling.within(Duration.ofSeconds(5), () -> !ProcessPolling.processAlive(pid))).isTrue();
+                    assertThat(Polling.within(Duration.ofSeconds(5), () -> !ProcessPolling.processAlive(pid))).isTrue();
                 }
                 redis.start();
                 assertThat(redis.port()).isEqualTo(port);
@@ -185,7 +185,7 @@ class RedisServerTest {
         redis.close(); // idempotent
         assertThat(redis.isRunning()).isFalse();
         if (pid > 0) {
-            assertThat(ProcessPolling.within(Duration.ofSeconds(10), () -> !ProcessPolling.processAlive(pid))).isTrue();
+            assertThat(Polling.within(Duration.ofSeconds(10), () -> !ProcessPolling.processAlive(pid))).isTrue();
         }
         assertThatThrownBy(redis::start).isInstanceOf(IllegalStateException.class);
     }
