@@ -18,15 +18,25 @@ import java.util.regex.Pattern;
  *
  * <p>{@link #discover()} looks at the environment variable {@value #ENV} first, then for
  * {@code redis-server} on {@code PATH}, and finally falls back to the Redis 6.2 binary inside the
- * embedded-redis jar ({@link #embedded()}). Results are cached per JVM and logged once.
+ * embedded-redis jar ({@link #embedded()}). Results are cached per JVM and logged once. With the system
+ * property {@value #REQUIRE_PROPERTY} set (the build sets it on CI), a discovered binary older than that
+ * version is refused instead of used.
  */
 public final class RedisBinary {
 
     /** Environment variable naming an explicit {@code redis-server} executable. */
     public static final String ENV = "REDIS_SERVER_BIN";
 
+    /**
+     * System property naming the oldest Redis version {@link #discover()} may return, e.g. {@code 7}; blank or
+     * absent: any. The build sets it to 7 when {@code CI=true}, so that the suite cannot run on the embedded 6.2
+     * binary without anyone noticing. A binary chosen explicitly through {@link RedisMode#EMBEDDED} is not checked.
+     */
+    public static final String REQUIRE_PROPERTY = "distlock.test.require-redis";
+
     private static final System.Logger LOG = System.getLogger(RedisBinary.class.getName());
     private static final Pattern VERSION = Pattern.compile("v=([0-9][^\\s]*)");
+    private static final Pattern LEADING_DIGITS = Pattern.compile("[0-9]{1,9}");
 
     private static volatile RedisBinary discovered;
     private static volatile RedisBinary embedded;
@@ -75,7 +85,8 @@ public final class RedisBinary {
      * Returns the binary from {@value #ENV}, else {@code redis-server} on {@code PATH}, else the embedded one.
      *
      * @return the binary, cached per JVM
-     * @throws IllegalStateException if {@value #ENV} points to a missing or non-executable file
+     * @throws IllegalStateException if {@value #ENV} points to a missing or non-executable file, or if the
+     *                               binary is older than {@value #REQUIRE_PROPERTY} demands
      */
     public static RedisBinary discover() {
         RedisBinary result = discovered;
@@ -84,6 +95,7 @@ public final class RedisBinary {
                 result = discovered;
                 if (result == null) {
                     result = discover(System.getenv());
+                    requireAtLeast(System.getProperty(REQUIRE_PROPERTY), result);
                     if (result.source != Source.EMBEDDED_JAR) {
                         logChoice(result); // embedded() already logged its choice
                     }
@@ -132,6 +144,48 @@ public final class RedisBinary {
             return of(onPath, Source.PATH);
         }
         return embedded();
+    }
+
+    /**
+     * Refuses a binary older than the required version (visible for tests).
+     *
+     * @param required a version such as {@code 7} or {@code 7.2}; {@code null} or blank requires nothing
+     * @param binary   the binary found
+     * @throws IllegalStateException if the binary is older
+     */
+    static void requireAtLeast(String required, RedisBinary binary) {
+        if (required == null || required.isBlank()) {
+            return;
+        }
+        if (!required.trim().matches("[0-9]{1,9}(\\.[0-9]{1,9})*")) {
+            throw new IllegalArgumentException(REQUIRE_PROPERTY + " must be a version such as 7 or 7.2, not '"
+                    + required + "'");
+        }
+        if (!atLeast(binary.version, required.trim())) {
+            throw new IllegalStateException(REQUIRE_PROPERTY + "=" + required.trim() + " but the tests found "
+                    + binary + ". Install Redis " + required.trim() + " or newer (Debian/Ubuntu: apt-get install "
+                    + "redis-server) or set " + ENV + " to one; " + RedisMode.PROPERTY + "=embedded runs on the "
+                    + "embedded binary on purpose.");
+        }
+    }
+
+    /** Compares dotted versions number by number, as far as {@code required} goes: 7.0.15 is at least 7. */
+    static boolean atLeast(String version, String required) {
+        String[] have = version.split("\\.");
+        String[] need = required.split("\\.");
+        for (int i = 0; i < need.length; i++) {
+            int wanted = Integer.parseInt(need[i]);
+            int found = i < have.length ? leadingNumber(have[i]) : 0;
+            if (found != wanted) {
+                return found > wanted;
+            }
+        }
+        return true;
+    }
+
+    private static int leadingNumber(String part) {
+        Matcher digits = LEADING_DIGITS.matcher(part);
+        return digits.lookingAt() ? Integer.parseInt(digits.group()) : 0;
     }
 
     private static Path findOnPath(String pathVariable) {

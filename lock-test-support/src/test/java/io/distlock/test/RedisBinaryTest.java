@@ -49,6 +49,31 @@ class RedisBinaryTest {
     }
 
     @Test
+    void aRequiredVersionRefusesAnOlderBinaryClearly() {
+        RedisBinary embedded = RedisBinary.discover(Map.of("PATH", ""));
+        assertThatThrownBy(() -> RedisBinary.requireAtLeast("7", embedded))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining(RedisBinary.REQUIRE_PROPERTY + "=7")
+                .hasMessageContaining(embedded.toString())
+                .hasMessageContaining("apt-get install redis-server");
+        RedisBinary.requireAtLeast("6.2", embedded);
+        RedisBinary.requireAtLeast(" ", embedded);
+        RedisBinary.requireAtLeast(null, embedded);
+        assertThatThrownBy(() -> RedisBinary.requireAtLeast("seven", embedded))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(RedisBinary.REQUIRE_PROPERTY);
+    }
+
+    @Test
+    void versionsCompareNumberByNumberAsFarAsTheRequirementGoes() {
+        assertThat(RedisBinary.atLeast("7.0.15", "7")).isTrue();
+        assertThat(RedisBinary.atLeast("7.2.4", "7.2")).isTrue();
+        assertThat(RedisBinary.atLeast("10.0.0", "7.2")).isTrue();
+        assertThat(RedisBinary.atLeast("6.2.6", "7")).isFalse();
+        assertThat(RedisBinary.atLeast("7.0.15", "7.2")).isFalse();
+    }
+
+    @Test
     void embeddedResourceMatchesPlatform() {
         assertThat(EmbeddedBinaryExtractor.resourceName("Linux", "amd64")).isEqualTo("redis-server-6.2.6-v5-linux-amd64");
         assertThat(EmbeddedBinaryExtractor.resourceName("Linux", "aarch64")).isEqualTo("redis-server-6.2.7-linux-arm64");

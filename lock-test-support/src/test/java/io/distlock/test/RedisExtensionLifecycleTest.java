@@ -14,7 +14,7 @@ import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Events;
 
 /** Runs small test classes through the JUnit test kit to check what the extension does around them. */
-@Timeout(120)
+@Timeout(60)
 class RedisExtensionLifecycleTest {
 
     private static volatile boolean kitRunning;
