@@ -1,14 +1,19 @@
 package io.distlock.core;
 
 import io.distlock.core.engine.RedisFailures;
+import io.distlock.core.engine.SettableLease;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * What the locks made of other locks ({@link MultiLock}, {@link RedLock}) share: releasing a
  * component with one retry when Redis did not confirm it (safe: a release never happens twice),
- * and wait deadlines that cannot overflow.
+ * giving a component its explicit lease once all are held, wait deadlines that cannot overflow,
+ * and waiting for answers.
  */
 final class CompositeLocks {
 
@@ -22,8 +27,19 @@ final class CompositeLocks {
      *         answer) is retried once
      */
     static CompletableFuture<Void> unlockRetryingOnce(RedisLock lock, String holderId) {
-        return unlockOnce(lock, holderId).exceptionallyCompose(error -> unwrap(error) instanceof LockException
-                ? unlockOnce(lock, holderId) : CompletableFuture.failedFuture(error));
+        return releaseRetryingOnce(lock, component -> component.unlockAsync(holderId));
+    }
+
+    /**
+     * @param lock    a component
+     * @param release the release call, on the component
+     * @return completes when the component confirmed the release; a {@link LockException} (no
+     *         answer) is retried once
+     */
+    static CompletableFuture<Void> releaseRetryingOnce(RedisLock lock,
+                                                       Function<RedisLock, CompletableFuture<Void>> release) {
+        return releaseOnce(lock, release).exceptionallyCompose(error -> unwrap(error) instanceof LockException
+                ? releaseOnce(lock, release) : CompletableFuture.failedFuture(error));
     }
 
     /**
@@ -44,6 +60,103 @@ final class CompositeLocks {
                         + "lock; it ends with its lease (do not call unlock() on the composite lock again)", again);
             }
         }
+    }
+
+    /**
+     * Gives a component, acquired with the watchdog, its explicit lease from now.
+     *
+     * @param lock  a component
+     * @param lease the call, on the component (see {@link SettableLease})
+     * @return what the component answered; fails with {@link UnsupportedOperationException} if it
+     *         cannot take a lease once held
+     */
+    static CompletableFuture<Void> leaseFromNow(RedisLock lock,
+                                                Function<SettableLease, CompletableFuture<Void>> lease) {
+        if (!(lock instanceof SettableLease settable)) {
+            return CompletableFuture.failedFuture(notSettable(lock));
+        }
+        try {
+            return lease.apply(settable);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e); // e.g. its client was closed
+        }
+    }
+
+    /**
+     * @param locks components to be given an explicit lease once all are held
+     * @throws UnsupportedOperationException if one cannot take a lease once held
+     */
+    static void requireSettableLeases(List<RedisLock> locks) {
+        for (RedisLock lock : locks) {
+            if (!(lock instanceof SettableLease)) {
+                throw notSettable(lock);
+            }
+        }
+    }
+
+    private static UnsupportedOperationException notSettable(RedisLock lock) {
+        return new UnsupportedOperationException("A lease time needs components that can take their lease once all "
+                + "are held (locks of a LockClient, MultiLock, RedLock), but " + lock + " is a "
+                + lock.getClass().getName() + "; acquire without lease time (watchdog) instead");
+    }
+
+    /**
+     * @param futures what to wait for
+     * @return completes when all did; fails with the first failure in list order, later ones suppressed
+     */
+    static CompletableFuture<Void> allOrFirstFailure(List<CompletableFuture<Void>> futures) {
+        Throwable[] first = new Throwable[1];
+        CompletableFuture<Void> all = CompletableFuture.completedFuture(null);
+        for (CompletableFuture<Void> future : futures) {
+            CompletableFuture<Throwable> failure = future.handle((ok, error) -> error == null ? null : unwrap(error));
+            all = all.thenCombine(failure, (ignored, error) -> {
+                if (first[0] == null) {
+                    first[0] = error;
+                } else if (error != null && error != first[0]) {
+                    first[0].addSuppressed(error);
+                }
+                return null;
+            });
+        }
+        return all.thenCompose(ignored -> first[0] == null ? CompletableFuture.completedFuture(null)
+                : CompletableFuture.failedFuture(first[0]));
+    }
+
+    /**
+     * Waits for an answer, ignoring interrupts until it came; the thread's interrupt status is kept.
+     * For futures that always complete (the components bound their own waits).
+     *
+     * @param answer what to wait for
+     * @param <T>    its type
+     * @return the answer
+     * @throws RuntimeException what the future failed with (unchecked as is, else in a {@link LockException})
+     */
+    static <T> T awaitUninterruptibly(CompletableFuture<T> answer) {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return answer.get();
+                } catch (InterruptedException e) {
+                    interrupted = true;  // keep waiting for the same answer
+                } catch (ExecutionException e) {
+                    throw unchecked(e.getCause());
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * @param error a failure of a future
+     * @return it unwrapped, as an unchecked exception
+     */
+    static RuntimeException unchecked(Throwable error) {
+        Throwable cause = unwrap(error);
+        return cause instanceof RuntimeException runtime ? runtime : new LockException(cause.toString(), cause);
     }
 
     /**
@@ -70,9 +183,10 @@ final class CompositeLocks {
         return RedisFailures.unwrap(error);
     }
 
-    private static CompletableFuture<Void> unlockOnce(RedisLock lock, String holderId) {
+    private static CompletableFuture<Void> releaseOnce(RedisLock lock,
+                                                       Function<RedisLock, CompletableFuture<Void>> release) {
         try {
-            return lock.unlockAsync(holderId);
+            return release.apply(lock);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e); // e.g. its client was closed
         }

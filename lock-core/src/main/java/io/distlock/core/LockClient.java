@@ -18,13 +18,17 @@ import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.resource.ClientResources;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
 
 
 /**
@@ -41,7 +45,9 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
  * <p>One client uses two Redis connections, whatever the number of locks and threads: one shared
  * command connection (pipelined by Lettuce) and one pub/sub connection for wake-ups (on a Redis
  * Cluster, Lettuce's cluster connections, which route each command to its slot's node), plus one
- * scheduler thread for wait timeouts and lease renewal. Create one per application and share it;
+ * scheduler thread for wait timeouts and lease renewal and, once a listener is registered, one
+ * thread that delivers its events in order, and pooled threads that complete the futures of the
+ * {@code *Async} methods. Create one per application and share it;
  * it is thread-safe. {@link #close()} stops lease renewal (held locks then expire after at most one
  * watchdog timeout) and closes the connections.
  */
@@ -63,6 +69,7 @@ public final class LockClient implements AutoCloseable {
     private final Duration watchdogTimeout;
     private final RedisConnections connections;
     private final ScheduledThreadPoolExecutor scheduler;
+    private final ExecutorService callers;
     private final LockEvents events;
     private final LockEngine engine;
 
@@ -71,18 +78,25 @@ public final class LockClient implements AutoCloseable {
         this.keyPrefix = builder.keyPrefix;
         this.watchdogTimeout = builder.watchdogTimeout;
         this.connections = connections;
-        this.scheduler = new ScheduledThreadPoolExecutor(1, runnable -> {
-            Thread thread = new Thread(runnable, "distlock-" + clientId.substring(0, 8));
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.scheduler = new ScheduledThreadPoolExecutor(1, daemonThreads("distlock-"));
         this.scheduler.setRemoveOnCancelPolicy(true);
-        this.events = new LockEvents();
+        this.callers = Executors.newCachedThreadPool(daemonThreads("distlock-callers-"));
+        this.events = new LockEvents(Executors.newSingleThreadExecutor(daemonThreads("distlock-events-")));
         builder.listeners.forEach(events::add);
         this.engine = new LockEngine(clientId, keyPrefix, watchdogTimeout.toMillis(),
-                builder.commandTimeout.toMillis(), builder.fairSlotTimeout.toMillis(), connections, scheduler, events,
+                builder.commandTimeout.toMillis(), builder.fairSlotTimeout.toMillis(), connections, scheduler, callers,
+                events,
                 builder.ackReplicas == 0 ? null
                         : new ReplicaAcks(connections, builder.ackReplicas, builder.ackTimeout.toMillis()));
+    }
+
+    /** @return daemon threads named after their job and this client */
+    private ThreadFactory daemonThreads(String job) {
+        return runnable -> {
+            Thread thread = new Thread(runnable, job + clientId.substring(0, 8));
+            thread.setDaemon(true);
+            return thread;
+        };
     }
 
     /**
@@ -221,12 +235,24 @@ public final class LockClient implements AutoCloseable {
         events.remove(listener);
     }
 
+    /**
+     * @return the locks this client holds or waits for, now: name, kind, holder, hold count,
+     *         remaining lease, since when, and whether the watchdog renews it
+     */
+    public List<LockInfo> locks() {
+        return engine.locks();
+    }
+
     /** @return the number of holds whose lease the watchdog renews now */
     public int watchdogHoldCount() {
         return engine.watchdogHolds();
     }
 
-    /** @return the number of lock channels this client is subscribed to now (threads waiting) */
+    /**
+     * @return the number of lock channels this client is subscribed to now: those its threads
+     *         wait on, and for a second more those they waited on (a lock waited for again soon
+     *         then needs no new subscription)
+     */
     public int activeSubscriptions() {
         return engine.activeSubscriptions();
     }
@@ -260,6 +286,8 @@ public final class LockClient implements AutoCloseable {
         connections.close();
         engine.close();
         scheduler.shutdownNow();
+        callers.shutdown();
+        events.close();
     }
 
     private LockId id(String name, String group) {
@@ -309,6 +337,7 @@ public final class LockClient implements AutoCloseable {
         private int ackReplicas;
         private Duration ackTimeout;
         private SslOptions sslOptions;
+        private ClientResources clientResources;
         private final List<LockListener> listeners = new ArrayList<>();
 
         private Builder() {
@@ -399,6 +428,22 @@ public final class LockClient implements AutoCloseable {
          */
         public Builder sslOptions(SslOptions options) {
             this.sslOptions = Objects.requireNonNull(options, "sslOptions must not be null");
+            return this;
+        }
+
+        /**
+         * Lettuce resources (event loops, timers, command latency metrics, tracing) for the Redis
+         * client this builder creates (for {@link #redisUri(String)} and
+         * {@link #clusterNodes(List)}), typically the application's own, so it runs one set of
+         * event loops and its Lettuce metrics and tracing cover distlock's connections too. They
+         * stay the caller's: {@link LockClient#close()} does not shut them down. Without them the
+         * client creates resources of its own and shuts them down on close.
+         *
+         * @param resources shared Lettuce resources
+         * @return this builder
+         */
+        public Builder clientResources(ClientResources resources) {
+            this.clientResources = Objects.requireNonNull(resources, "clientResources must not be null");
             return this;
         }
 
@@ -532,10 +577,17 @@ public final class LockClient implements AutoCloseable {
                 throw new IllegalArgumentException("replicaAcks timeout (" + ackTimeout + ") must be shorter than the "
                         + "commandTimeout (" + commandTimeout + "), or the client gives up on WAIT before Redis answers");
             }
-            if (sslOptions != null && (redisClient != null || clusterClient != null)) {
-                throw new IllegalStateException("sslOptions(...) applies only to the Redis client the LockClient "
-                        + "builder creates (redisUri or clusterNodes); set SslOptions in the ClientOptions of the "
-                        + "client you pass instead");
+            if (redisClient != null || clusterClient != null) {
+                if (sslOptions != null) {
+                    throw new IllegalStateException("sslOptions(...) applies only to the Redis client the LockClient "
+                            + "builder creates (redisUri or clusterNodes); set SslOptions in the ClientOptions of the "
+                            + "client you pass instead");
+                }
+                if (clientResources != null) {
+                    throw new IllegalStateException("clientResources(...) applies only to the Redis client the "
+                            + "LockClient builder creates (redisUri or clusterNodes); the client you pass already has "
+                            + "the resources it was created with");
+                }
             }
             RedisURI standaloneUri = redisUri != null ? parseUri() : null;  // a malformed URI is the caller's error
             try {
@@ -554,7 +606,8 @@ public final class LockClient implements AutoCloseable {
             }
             if (clusterNodes != null) {
                 clusterNodes.forEach(node -> node.setTimeout(commandTimeout));
-                RedisClusterClient created = RedisClusterClient.create(clusterNodes);
+                RedisClusterClient created = clientResources == null ? RedisClusterClient.create(clusterNodes)
+                        : RedisClusterClient.create(clientResources, clusterNodes);
                 created.setOptions(ClusterClientOptions.builder()
                         .autoReconnect(true)
                         .timeoutOptions(TimeoutOptions.enabled(commandTimeout))
@@ -571,7 +624,8 @@ public final class LockClient implements AutoCloseable {
                         .build());
                 return RedisConnections.cluster(created, true, commandTimeout);
             }
-            RedisClient created = RedisClient.create(standaloneUri);
+            RedisClient created = clientResources == null ? RedisClient.create(standaloneUri)
+                    : RedisClient.create(clientResources, standaloneUri);
             created.setOptions(ClientOptions.builder()
                     .autoReconnect(true)
                     .timeoutOptions(TimeoutOptions.enabled(commandTimeout))

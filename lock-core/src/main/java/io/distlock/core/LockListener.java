@@ -58,9 +58,12 @@ public interface LockListener {
     }
 
     /**
-     * The watchdog could not renew a lease because Redis failed; it tries again next round.
+     * The watchdog could not renew a lease: a renewal call failed, or Redis did not answer it
+     * within its deadline (one renewal interval; the lease then has about a third of its time
+     * left, or more). Reported at most once per hold and renewal round; the watchdog keeps trying.
      *
-     * @param event {@link LockEvent#cause()} is the Redis failure
+     * @param event {@link LockEvent#cause()} is the Redis failure, or a
+     *              {@link java.util.concurrent.TimeoutException} for a call without an answer
      */
     default void onRenewalFailed(LockEvent event) {
     }

@@ -1,15 +1,22 @@
 package io.distlock.core;
 
+import io.distlock.core.engine.SettableLease;
+
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
+import static io.distlock.core.CompositeLocks.allOrFirstFailure;
+import static io.distlock.core.CompositeLocks.awaitUninterruptibly;
 import static io.distlock.core.CompositeLocks.deadline;
 import static io.distlock.core.CompositeLocks.remainingMillis;
+import static io.distlock.core.CompositeLocks.requireSettableLeases;
+import static io.distlock.core.CompositeLocks.releaseRetryingOnce;
 import static io.distlock.core.CompositeLocks.unlockRetryingOnce;
 import static io.distlock.core.CompositeLocks.unwrap;
 
@@ -27,9 +34,21 @@ import static io.distlock.core.CompositeLocks.unwrap;
  * }
  * }</pre>
  *
- * Hold counts, leases, re-entry and lost-lease reporting are those of each component lock.
+ * Hold counts, re-entry and lost-lease reporting are those of each component lock.
+ *
+ * <p><b>Leases.</b> An explicit lease starts once all components are held, for every component
+ * alike: all but the last are acquired with the watchdog, so none runs out while a later one is
+ * awaited, and then each gets the lease from that moment (one more round trip, to all of them at
+ * once); the last is acquired with the lease itself. If one of them was lost meanwhile, the
+ * acquisition fails with {@link LockLostException} and nothing is held. A component the holder
+ * already held is re-entered as by {@code lock()}: its lease is never shortened. Components must
+ * then be locks of a {@link LockClient}, {@link MultiLock}s or {@link RedLock}s; the untimed
+ * {@link #lock(long, TimeUnit)} is safe too, as the components it holds while it waits are renewed.
  */
-public final class MultiLock implements RedisLock {
+public final class MultiLock implements RedisLock, SettableLease {
+
+    /** Lease argument of a component acquired with the watchdog. */
+    private static final long WATCHDOG = -1;
 
     private final List<RedisLock> locks;
 
@@ -68,25 +87,25 @@ public final class MultiLock implements RedisLock {
 
     @Override
     public void lock() {
-        lockEach(RedisLock::lock);
+        lockEach(WATCHDOG);
     }
 
+    /** Waits as long as it takes; the components acquired meanwhile are kept by the watchdog. */
     @Override
     public void lock(long leaseTime, TimeUnit unit) {
-        Objects.requireNonNull(unit, "unit must not be null");
-        lockEach(lock -> lock.lock(leaseTime, unit));
+        lockEach(Objects.requireNonNull(unit, "unit must not be null").toMillis(leaseTime));
     }
 
     @Override
     public void lockInterruptibly() throws InterruptedException {
-        acquireAll(Long.MAX_VALUE, -1);
+        acquireAll(Long.MAX_VALUE, WATCHDOG);
     }
 
     /** Tries every component once, like {@link java.util.concurrent.locks.Lock#tryLock()}: no interrupt. */
     @Override
     public boolean tryLock() {
         try {
-            return acquireEach(RedisLock::tryLock);
+            return acquireEach(WATCHDOG, (lock, lease) -> lock.tryLock());
         } catch (InterruptedException e) {
             throw new IllegalStateException("tryLock() of a component was interrupted", e);
         }
@@ -94,7 +113,7 @@ public final class MultiLock implements RedisLock {
 
     @Override
     public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
-        return acquireAll(Objects.requireNonNull(unit, "unit must not be null").toMillis(time), -1);
+        return acquireAll(Objects.requireNonNull(unit, "unit must not be null").toMillis(time), WATCHDOG);
     }
 
     @Override
@@ -171,10 +190,23 @@ public final class MultiLock implements RedisLock {
     public CompletableFuture<Boolean> tryLockAsync(long waitTime, long leaseTime, TimeUnit unit, String holderId) {
         Objects.requireNonNull(unit, "unit must not be null");
         Objects.requireNonNull(holderId, "holderId must not be null");
-        long deadline = deadline(unit.toMillis(waitTime));
-        AsyncAcquisition acquisition = new AsyncAcquisition(deadline, unit.toMillis(leaseTime), holderId);
+        long leaseMillis = unit.toMillis(leaseTime);
+        AsyncAcquisition acquisition = new AsyncAcquisition(deadline(unit.toMillis(waitTime)), leaseMillis,
+                leasedOnceHeld(leaseMillis), holderId);
         acquisition.next(0);
         return acquisition.outcome;
+    }
+
+    /** Gives every component, acquired with the watchdog, its explicit lease from now, all at once. */
+    @Override
+    public CompletableFuture<Void> leaseFromNow(String holderId, long leaseMillis, long acquiringSinceNanos) {
+        Objects.requireNonNull(holderId, "holderId must not be null");
+        return leaseEach(locks.size(), lock -> lock.leaseFromNow(holderId, leaseMillis, acquiringSinceNanos));
+    }
+
+    @Override
+    public CompletableFuture<Void> leaseFromNow(long leaseMillis, long acquiringSinceNanos) {
+        return leaseEach(locks.size(), lock -> lock.leaseFromNow(leaseMillis, acquiringSinceNanos));
     }
 
     /**
@@ -188,20 +220,27 @@ public final class MultiLock implements RedisLock {
         return releaseFirstAsync(locks.size(), holderId);
     }
 
+    /** Keeps every component taken (all must be reentrant or fenced locks). */
+    @Override
+    public CompletableFuture<Void> unlockKeepingAsync(String holderId, Duration keep) {
+        Objects.requireNonNull(holderId, "holderId must not be null");
+        return releaseEachAsync(locks.size(), component -> component.unlockKeepingAsync(holderId, keep));
+    }
+
     @Override
     public String toString() {
         return getName();
     }
 
-    /** One component's acquisition: {@code false} if it was not acquired. */
+    /** One component's acquisition with a lease ({@code <= 0}: watchdog): {@code false} if it was not acquired. */
     private interface Attempt {
-        boolean on(RedisLock lock) throws InterruptedException;
+        boolean on(RedisLock lock, long leaseMillis) throws InterruptedException;
     }
 
-    private void lockEach(Consumer<RedisLock> lock) {
+    private void lockEach(long leaseMillis) {
         try {
-            acquireEach(component -> {
-                lock.accept(component);
+            acquireEach(leaseMillis, (component, lease) -> {
+                component.lock(lease, TimeUnit.MILLISECONDS);
                 return true;
             });
         } catch (InterruptedException e) {
@@ -212,18 +251,27 @@ public final class MultiLock implements RedisLock {
     /** @param waitMillis {@code Long.MAX_VALUE}: no limit */
     private boolean acquireAll(long waitMillis, long leaseMillis) throws InterruptedException {
         long deadline = deadline(waitMillis);
-        return acquireEach(lock -> lock.tryLock(remainingMillis(deadline), leaseMillis, TimeUnit.MILLISECONDS));
+        return acquireEach(leaseMillis,
+                (lock, lease) -> lock.tryLock(remainingMillis(deadline), lease, TimeUnit.MILLISECONDS));
     }
 
-    /** Acquires the components in order; if one is not acquired or fails, gives back the others. */
-    private boolean acquireEach(Attempt attempt) throws InterruptedException {
+    /**
+     * Acquires the components in order, with an explicit lease as the class comment says; if one
+     * is not acquired or fails, gives back the others.
+     */
+    private boolean acquireEach(long leaseMillis, Attempt attempt) throws InterruptedException {
+        boolean leasedOnceHeld = leasedOnceHeld(leaseMillis);
+        long sinceNanos = System.nanoTime();
         int held = 0;
         try {
             for (RedisLock lock : locks) {
-                if (!attempt.on(lock)) {
+                if (!attempt.on(lock, leaseOnAcquiring(held, leaseMillis))) {
                     break;
                 }
                 held++;
+            }
+            if (held == locks.size() && leasedOnceHeld) {
+                awaitUninterruptibly(leaseEach(held - 1, lock -> lock.leaseFromNow(leaseMillis, sinceNanos)));
             }
         } catch (InterruptedException | RuntimeException e) {
             releaseFirst(held, e);
@@ -234,6 +282,34 @@ public final class MultiLock implements RedisLock {
             return false;
         }
         return true;
+    }
+
+    /**
+     * @param leaseMillis the lease asked for ({@code <= 0}: watchdog)
+     * @return whether all components but the last are to be acquired with the watchdog and get the
+     *         lease once all are held
+     * @throws UnsupportedOperationException if one of them cannot take a lease once held
+     */
+    private boolean leasedOnceHeld(long leaseMillis) {
+        if (leaseMillis <= 0 || locks.size() == 1) {
+            return false;
+        }
+        requireSettableLeases(locks.subList(0, locks.size() - 1));
+        return true;
+    }
+
+    /** @return the lease component {@code index} is acquired with: the one asked for is the last one's */
+    private long leaseOnAcquiring(int index, long leaseMillis) {
+        return index == locks.size() - 1 ? leaseMillis : WATCHDOG;
+    }
+
+    /** Gives components {@code 0 .. count-1}, acquired with the watchdog, their lease from now, all at once. */
+    private CompletableFuture<Void> leaseEach(int count, Function<SettableLease, CompletableFuture<Void>> lease) {
+        List<CompletableFuture<Void>> leases = new ArrayList<>(count);
+        for (RedisLock lock : locks.subList(0, count)) {
+            leases.add(CompositeLocks.leaseFromNow(lock, lease));
+        }
+        return allOrFirstFailure(leases);
     }
 
     /**
@@ -264,26 +340,21 @@ public final class MultiLock implements RedisLock {
         }
     }
 
+    /** Releases components {@code count-1 .. 0} of the holder one after another; fails with the first failure. */
     private CompletableFuture<Void> releaseFirstAsync(int count, String holderId) {
-        CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
-        List<Throwable> failures = new ArrayList<>(0);
+        return releaseEachAsync(count, component -> component.unlockAsync(holderId));
+    }
+
+    /** Runs {@code release} on components {@code count-1 .. 0} one after another; fails with the first failure. */
+    private CompletableFuture<Void> releaseEachAsync(int count, Function<RedisLock, CompletableFuture<Void>> release) {
+        List<CompletableFuture<Void>> releases = new ArrayList<>(count);
+        CompletableFuture<Void> previous = CompletableFuture.completedFuture(null);
         for (int i = count - 1; i >= 0; i--) {
             RedisLock lock = locks.get(i);
-            chain = chain.thenCompose(ignored -> unlockRetryingOnce(lock, holderId).handle((ok, error) -> {
-                if (error != null) {
-                    failures.add(unwrap(error));
-                }
-                return null;
-            }));
+            previous = previous.handle((ok, error) -> null).thenCompose(ignored -> releaseRetryingOnce(lock, release));
+            releases.add(previous);
         }
-        return chain.thenCompose(ignored -> {
-            if (failures.isEmpty()) {
-                return CompletableFuture.completedFuture(null);
-            }
-            Throwable first = failures.get(0);
-            failures.subList(1, failures.size()).forEach(first::addSuppressed);
-            return CompletableFuture.failedFuture(first);
-        });
+        return allOrFirstFailure(releases);
     }
 
     /** One asynchronous run over the components; the caller may end its outcome at any time. */
@@ -292,12 +363,15 @@ public final class MultiLock implements RedisLock {
         final CompletableFuture<Boolean> outcome = new CompletableFuture<>();
         private final long deadline;
         private final long leaseMillis;
+        private final boolean leasedOnceHeld;
         private final String holderId;
+        private final long sinceNanos = System.nanoTime();
         private volatile CompletableFuture<Boolean> step;
 
-        AsyncAcquisition(long deadline, long leaseMillis, String holderId) {
+        AsyncAcquisition(long deadline, long leaseMillis, boolean leasedOnceHeld, String holderId) {
             this.deadline = deadline;
             this.leaseMillis = leaseMillis;
+            this.leasedOnceHeld = leasedOnceHeld;
             this.holderId = holderId;
             outcome.whenComplete((ok, error) -> {
                 CompletableFuture<Boolean> current = step;
@@ -314,18 +388,15 @@ public final class MultiLock implements RedisLock {
                 return;
             }
             if (index == locks.size()) {
-                if (!outcome.complete(true)) {
-                    releaseFirstAsync(index, holderId);
-                }
+                allHeld();
                 return;
             }
             CompletableFuture<Boolean> attempt;
             try {
-                attempt = locks.get(index).tryLockAsync(remainingMillis(deadline), leaseMillis, TimeUnit.MILLISECONDS,
-                        holderId);
+                attempt = locks.get(index).tryLockAsync(remainingMillis(deadline), leaseOnAcquiring(index, leaseMillis),
+                        TimeUnit.MILLISECONDS, holderId);
             } catch (RuntimeException e) {
-                // e.g. the component's client was closed: nothing was sent for it
-                releaseFirstAsync(index, holderId).whenComplete((ok, ignored) -> outcome.completeExceptionally(e));
+                fail(index, e); // e.g. the component's client was closed: nothing was sent for it
                 return;
             }
             step = attempt;
@@ -334,14 +405,33 @@ public final class MultiLock implements RedisLock {
             }
             attempt.whenComplete((acquired, error) -> {
                 if (error != null) {
-                    releaseFirstAsync(index, holderId)
-                            .whenComplete((ok, ignored) -> outcome.completeExceptionally(unwrap(error)));
+                    fail(index, error);
                 } else if (!acquired) {
                     releaseFirstAsync(index, holderId).whenComplete((ok, ignored) -> outcome.complete(false));
                 } else {
                     next(index + 1);
                 }
             });
+        }
+
+        /** Every component is held: gives all but the last their lease if there is one, and succeeds. */
+        private void allHeld() {
+            int held = locks.size();
+            CompletableFuture<Void> leased = !leasedOnceHeld ? CompletableFuture.completedFuture(null)
+                    : leaseEach(held - 1, lock -> lock.leaseFromNow(holderId, leaseMillis, sinceNanos));
+            leased.whenComplete((ok, error) -> {
+                if (error != null) {
+                    fail(held, error);
+                } else if (!outcome.complete(true)) {
+                    releaseFirstAsync(held, holderId); // ended by the caller meanwhile
+                }
+            });
+        }
+
+        /** Gives back components {@code 0 .. held-1}, then fails with the error. */
+        private void fail(int held, Throwable error) {
+            releaseFirstAsync(held, holderId)
+                    .whenComplete((ok, ignored) -> outcome.completeExceptionally(unwrap(error)));
         }
     }
 }

@@ -1,5 +1,7 @@
 package io.distlock.core;
 
+import io.distlock.core.engine.SettableLease;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.ArrayDeque;
@@ -15,8 +17,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 
+import static io.distlock.core.CompositeLocks.awaitUninterruptibly;
 import static io.distlock.core.CompositeLocks.deadline;
+import static io.distlock.core.CompositeLocks.unchecked;
 import static io.distlock.core.CompositeLocks.unlockRetryingOnce;
 import static io.distlock.core.CompositeLocks.unwrap;
 
@@ -39,7 +44,7 @@ import static io.distlock.core.CompositeLocks.unwrap;
  * Where a stale holder must not write, use a {@link FencedLock} and have the storage check the
  * token.
  */
-public final class RedLock implements RedisLock {
+public final class RedLock implements RedisLock, SettableLease {
 
     /** Per-node attempt timeout when the lease is the watchdog's (no explicit lease). */
     public static final Duration DEFAULT_ATTEMPT_TIMEOUT = Duration.ofMillis(500);
@@ -220,42 +225,56 @@ public final class RedLock implements RedisLock {
         });
         boolean[] held = popped[0];
         if (held == null) {
-            return CompletableFuture.failedFuture(new IllegalMonitorStateException(getName() + " is not held by "
-                    + (holderId.equals(threadHolder()) ? "the current thread" : "holder '" + holderId + "'")));
+            return CompletableFuture.failedFuture(notHeldBy(holderId));
         }
-        AtomicInteger confirmed = new AtomicInteger();
-        AtomicInteger lost = new AtomicInteger();
-        List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
-        List<CompletableFuture<Void>> releases = new ArrayList<>();
-        for (int i = 0; i < locks.size(); i++) {
-            if (held[i]) {
-                releases.add(unlockRetryingOnce(locks.get(i), holderId).handle((ok, error) -> {
-                    if (error == null) {
-                        confirmed.incrementAndGet();
-                    } else {
-                        Throwable cause = unwrap(error);
-                        if (cause instanceof IllegalMonitorStateException) {
-                            lost.incrementAndGet();
-                        }
-                        failures.add(cause);
-                    }
-                    return null;
-                }));
-            }
-        }
-        return CompletableFuture.allOf(releases.toArray(CompletableFuture[]::new)).thenCompose(ignored -> {
-            if (confirmed.get() >= quorum) {
+        return askMasters(held, lock -> unlockRetryingOnce(lock, holderId)).thenCompose(replies -> {
+            if (replies.confirmed() >= quorum) {
                 return CompletableFuture.completedFuture(null);
             }
-            RuntimeException failure = lost.get() > locks.size() - quorum
-                    ? new LockLostException(getName(), "Only " + confirmed.get() + " of " + locks.size()
+            return CompletableFuture.failedFuture(replies.failure(replies.mostLost()
+                    ? new LockLostException(getName(), "Only " + replies.confirmed() + " of " + locks.size()
                     + " masters still held " + getName() + " at unlock (a majority is " + quorum
                     + "): another holder may have had it meanwhile")
-                    : new LockException("Only " + confirmed.get() + " of " + locks.size() + " masters confirmed the "
-                    + "release of " + getName() + "; the others' holds end with their lease");
-            failures.forEach(failure::addSuppressed);
-            return CompletableFuture.failedFuture(failure);
+                    : new LockException("Only " + replies.confirmed() + " of " + locks.size() + " masters confirmed "
+                    + "the release of " + getName() + "; the others' holds end with their lease")));
         });
+    }
+
+    /**
+     * Gives the holder's latest hold, acquired with the watchdog, an explicit lease from now on
+     * every master that granted it; it counts once a majority set it with lease left, as an
+     * acquisition with that lease would (validity: lease − time spent − clock drift allowance).
+     */
+    @Override
+    public CompletableFuture<Void> leaseFromNow(String holderId, long leaseMillis, long acquiringSinceNanos) {
+        Objects.requireNonNull(holderId, "holderId must not be null");
+        boolean[][] latest = new boolean[1][];
+        granted.computeIfPresent(holderId, (holder, holds) -> {
+            latest[0] = holds.peekLast();
+            return holds;
+        });
+        if (latest[0] == null) {
+            return CompletableFuture.failedFuture(notHeldBy(holderId));
+        }
+        long start = System.nanoTime();
+        return askMasters(latest[0], lock -> CompositeLocks.leaseFromNow(lock,
+                master -> master.leaseFromNow(holderId, leaseMillis, acquiringSinceNanos))).thenCompose(replies -> {
+            long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            if (replies.confirmed() >= quorum && valid(leaseMillis, elapsedMillis)) {
+                return CompletableFuture.completedFuture(null);
+            }
+            return CompletableFuture.failedFuture(replies.failure(replies.mostLost()
+                    ? new LockLostException(getName(), "Only " + replies.confirmed() + " of " + locks.size()
+                    + " masters still held " + getName() + " when it was to get its lease (a majority is " + quorum
+                    + "): another holder may have had it meanwhile")
+                    : new LockException("Only " + replies.confirmed() + " of " + locks.size() + " masters set the "
+                    + "lease of " + getName() + " in time (a majority is " + quorum + ")")));
+        });
+    }
+
+    @Override
+    public CompletableFuture<Void> leaseFromNow(long leaseMillis, long acquiringSinceNanos) {
+        return leaseFromNow(threadHolder(), leaseMillis, acquiringSinceNanos);
     }
 
     @Override
@@ -313,7 +332,7 @@ public final class RedLock implements RedisLock {
                 grants += held[i] ? 1 : 0;
             }
             long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-            boolean valid = leaseMillis <= 0 || leaseMillis - elapsedMillis - (leaseMillis / 100 + 2) > 0;
+            boolean valid = leaseMillis <= 0 || valid(leaseMillis, elapsedMillis);
             if (grants >= quorum && valid && !outcome.isDone()) {
                 record(held);
                 if (outcome.complete(true)) {
@@ -361,31 +380,65 @@ public final class RedLock implements RedisLock {
         }
     }
 
+    /**
+     * What the masters of one hold answered to one request.
+     *
+     * @param confirmed how many did it
+     * @param mostLost  whether so many no longer had the hold that no majority can have it
+     * @param failures  why the others did not
+     */
+    private record Replies(int confirmed, boolean mostLost, List<Throwable> failures) {
+
+        /** @return the failure, with each master's suppressed in it */
+        RuntimeException failure(RuntimeException failure) {
+            failures.forEach(failure::addSuppressed);
+            return failure;
+        }
+    }
+
+    /** Sends one request to every master that granted a hold, and tallies their answers. */
+    private CompletableFuture<Replies> askMasters(boolean[] held,
+                                                  Function<RedisLock, CompletableFuture<Void>> request) {
+        AtomicInteger confirmed = new AtomicInteger();
+        AtomicInteger lost = new AtomicInteger();
+        List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
+        List<CompletableFuture<Void>> answers = new ArrayList<>();
+        for (int i = 0; i < locks.size(); i++) {
+            if (held[i]) {
+                answers.add(request.apply(locks.get(i)).handle((ok, error) -> {
+                    if (error == null) {
+                        confirmed.incrementAndGet();
+                    } else {
+                        Throwable cause = unwrap(error);
+                        if (cause instanceof IllegalMonitorStateException) {
+                            lost.incrementAndGet();
+                        }
+                        failures.add(cause);
+                    }
+                    return null;
+                }));
+            }
+        }
+        return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).thenApply(ignored ->
+                new Replies(confirmed.get(), lost.get() > locks.size() - quorum, List.copyOf(failures)));
+    }
+
+    /** @return whether a hold with this lease, taken in this time, has lease left after the clock drift allowance */
+    private static boolean valid(long leaseMillis, long elapsedMillis) {
+        return leaseMillis - elapsedMillis - (leaseMillis / 100 + 2) > 0;
+    }
+
+    private IllegalMonitorStateException notHeldBy(String holderId) {
+        return new IllegalMonitorStateException(getName() + " is not held by "
+                + (holderId.equals(threadHolder()) ? "the current thread" : "holder '" + holderId + "'"));
+    }
+
     private long attemptTimeoutMillis(long leaseMillis) {
         if (attemptTimeout != null) {
             return attemptTimeout.toMillis();
         }
         long cap = DEFAULT_ATTEMPT_TIMEOUT.toMillis();
         return leaseMillis > 0 ? Math.max(1, Math.min(cap, leaseMillis / 10)) : cap;
-    }
-
-    private boolean awaitUninterruptibly(CompletableFuture<Boolean> acquiring) {
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    return acquiring.get();
-                } catch (InterruptedException e) {
-                    interrupted = true;  // keep waiting for the same acquisition
-                } catch (ExecutionException e) {
-                    throw unchecked(e.getCause());
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
     }
 
     private boolean await(CompletableFuture<Boolean> acquiring) throws InterruptedException {
@@ -419,10 +472,5 @@ public final class RedLock implements RedisLock {
         } catch (LockException e) {
             return false; // an unreachable master counts as not granting
         }
-    }
-
-    private static RuntimeException unchecked(Throwable error) {
-        Throwable cause = unwrap(error);
-        return cause instanceof RuntimeException runtime ? runtime : new LockException(cause.toString(), cause);
     }
 }

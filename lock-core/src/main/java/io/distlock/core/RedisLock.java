@@ -1,5 +1,6 @@
 package io.distlock.core;
 
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
@@ -116,6 +117,23 @@ public interface RedisLock extends Lock {
      *         Redis fails (then retrying is safe)
      */
     CompletableFuture<Void> unlockAsync(String holderId);
+
+    /**
+     * Releases one hold of an explicit holder like {@link #unlockAsync(String)}; if that was its
+     * last, the lock stays taken, by nobody (not even this holder), until {@code keep} has passed,
+     * and then frees itself. For work that must not run again within a period, such as a job
+     * scheduled on several instances whose clocks or schedules differ a little: whichever instance
+     * or thread comes next finds the lock taken until then. Reentrant and fenced locks support it.
+     *
+     * @param holderId the id given to {@link #tryLockAsync(long, long, TimeUnit, String)}
+     * @param keep     how long the lock stays taken after the release, &gt; 0
+     * @return as {@link #unlockAsync(String)}; fails with {@link UnsupportedOperationException} for
+     *         a kind of lock that cannot be kept taken (fair, read, write, RedLock)
+     */
+    default CompletableFuture<Void> unlockKeepingAsync(String holderId, Duration keep) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException(
+                "Lock '" + getName() + "' cannot be kept taken after its release; reentrant and fenced locks can"));
+    }
 
     /**
      * Not supported: conditions need a local monitor that a distributed lock does not have.

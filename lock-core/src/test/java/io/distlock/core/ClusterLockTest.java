@@ -118,7 +118,7 @@ class ClusterLockTest {
     @Test
     void theWatchdogRenewsLocksOfEveryKindAndSlotWithoutCrossSlotErrors() {
         RecordingListener events = new RecordingListener();
-        Duration lease = Duration.ofMillis(1500);
+        Duration lease = Duration.ofSeconds(2);
         LockClient client = clients.openCluster(cluster, b -> b.watchdogTimeout(lease).listener(events));
         List<RedisLock> locks = new ArrayList<>();
         for (int i = 0; i < 200; i++) {  // every kind renews in batches per slot

@@ -5,6 +5,8 @@ import io.distlock.test.RedisExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,6 +16,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 
 import static io.distlock.test.Polling.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -22,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(90)
 class FairLockTest {
 
-    private static final Duration SLOT = Duration.ofSeconds(1);
+    private static final Duration SLOT = Duration.ofSeconds(2);
 
     @RegisterExtension
     static RedisExtension redis = RedisExtension.single();
@@ -31,7 +34,11 @@ class FairLockTest {
     final TestClients clients = new TestClients();
 
     private LockClient client() {
-        return clients.open(redis.server(), b -> b.fairSlotTimeout(SLOT));
+        return client(SLOT);
+    }
+
+    private LockClient client(Duration slot) {
+        return clients.open(redis.server(), b -> b.fairSlotTimeout(slot));
     }
 
     private static long queued(String name) {
@@ -97,27 +104,82 @@ class FairLockTest {
         assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - released)).isLessThan(SLOT.toMillis());
     }
 
-    @Test
-    void aKilledWaiterHoldsUpTheOnesBehindItForAtMostOneSlot() throws Exception {
+    /** One JVM with {@code dead} waiting threads dies: each of them holds up the queue for one slot. */
+    @ParameterizedTest(name = "{0} dead waiter(s)")
+    @ValueSource(ints = {1, 2})
+    void killedWaitersHoldUpTheOnesBehindThemForOneSlotEach(int dead) throws Exception {
         RedisLock holder = client().getFairLock("killed");
-        holder.lock();
-        try (JavaProcess dead = JavaProcess.start(LockHolderMain.class, redis.server().uri(), "killed", "30000",
-                "fair")) {
-            awaitTrue("the child waits in the queue", Duration.ofSeconds(30), () -> queued("killed") == 1);
-            dead.kill();
+        holder.lock();  // watchdog lease, 30 s: far longer than the slots the dead waiters may cost
+        try (JavaProcess waiters = JavaProcess.start(LockHolderMain.class, redis.server().uri(), "killed", "30000",
+                "fair", Integer.toString(dead))) {
+            awaitTrue("the child's waiters are queued", Duration.ofSeconds(30), () -> queued("killed") == dead);
+            waiters.kill();
         }
         RedisLock next = client().getFairLock("killed");
         CompletableFuture<Void> acquired = CompletableFuture.runAsync(() -> {
             next.lock();
             next.unlock();
         });
-        awaitTrue("queued behind the dead waiter", Duration.ofSeconds(10), () -> queued("killed") == 2);
+        awaitTrue("queued behind the dead waiters", Duration.ofSeconds(10), () -> queued("killed") == dead + 1);
         long released = System.nanoTime();
         holder.unlock();
-        acquired.get(20, TimeUnit.SECONDS);
+        acquired.get(60, TimeUnit.SECONDS);
         assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - released))
-                .as("one slot (1 s) and some slack, not the holder's 30 s lease").isLessThan(SLOT.toMillis() + 2_000);
+                .as("one slot (2 s) per dead waiter and some slack, not the holder's 30 s lease")
+                .isLessThan(dead * SLOT.toMillis() + 2_000);
         assertThat(queued("killed")).isZero();
+    }
+
+    /**
+     * Holders that let their leases run out, as Redisson's fair-lock tests do: nobody unlocks, so
+     * nobody is told the lock is free, yet each waiter takes it about when the lease before it ends,
+     * in arrival order. The slot is far longer than a lease, so a waiter sleeping out a slot shows.
+     */
+    @Test
+    void leasesThatRunOutHandTheLockOnInArrivalOrder() throws Exception {
+        Duration slot = Duration.ofSeconds(20);
+        long leaseMillis = 2_000;
+        int waiters = 4;
+        RedisLock holder = client(slot).getFairLock("expiring");
+        holder.lock();
+        List<Integer> order = new CopyOnWriteArrayList<>();
+        List<Long> acquiredAt = new CopyOnWriteArrayList<>();
+        List<CompletableFuture<Boolean>> attempts = new ArrayList<>();
+        ExecutorService pool = Executors.newFixedThreadPool(waiters);
+        try {
+            for (int i = 0; i < waiters; i++) {
+                int arrival = i;
+                RedisLock lock = client(slot).getFairLock("expiring");
+                attempts.add(CompletableFuture.supplyAsync(() -> {
+                    try {
+                        boolean acquired = lock.tryLock(60_000, leaseMillis, TimeUnit.MILLISECONDS);  // never unlocked
+                        acquiredAt.add(System.nanoTime());
+                        order.add(arrival);
+                        return acquired;
+                    } catch (InterruptedException e) {
+                        throw new IllegalStateException(e);
+                    }
+                }, pool));
+                awaitTrue("waiter " + i + " queued", Duration.ofSeconds(10), () -> queued("expiring") == arrival + 1);
+            }
+            acquiredAt.add(System.nanoTime());
+            holder.unlock();
+            for (CompletableFuture<Boolean> attempt : attempts) {
+                assertThat(attempt.get(60, TimeUnit.SECONDS)).isTrue();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        List<Long> millisSinceRelease = acquiredAt.stream()
+                .map(at -> TimeUnit.NANOSECONDS.toMillis(at - acquiredAt.get(0))).toList();
+        assertThat(order).as("arrivals in the order they took the lock, at %s ms", millisSinceRelease)
+                .isEqualTo(IntStream.range(0, waiters).boxed().toList());
+        for (int i = 1; i < millisSinceRelease.size(); i++) {
+            assertThat(millisSinceRelease.get(i) - millisSinceRelease.get(i - 1))
+                    .as("hand-over %d of %s ms: about one lease (%d ms) after the one before, not a slot", i,
+                            millisSinceRelease, leaseMillis)
+                    .isLessThan(leaseMillis + 1_500);
+        }
     }
 
     @Test

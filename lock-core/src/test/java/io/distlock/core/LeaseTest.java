@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @Timeout(60)
 class LeaseTest {
 
-    private static final Duration WATCHDOG = Duration.ofMillis(600);
+    private static final Duration WATCHDOG = Duration.ofSeconds(2);
 
     @RegisterExtension
     static RedisExtension redis = RedisExtension.single();
@@ -30,13 +30,15 @@ class LeaseTest {
         LockClient holder = clients.open(redis.server(), b -> b.listener(events));
         RedisLock lock = holder.getLock("lease");
         assertThat(lock.tryLock(0, 400, TimeUnit.MILLISECONDS)).isTrue();
-        assertThat(lock.remainingTimeToLive()).isBetween(1L, 400L);
+        assertThat(lock.remainingTimeToLive()).as("the 400 ms lease, or -2 once it ended").isLessThanOrEqualTo(400L)
+                .isNotEqualTo(-1L);
         assertThat(holder.watchdogHoldCount()).isZero();
 
         RedisLock other = clients.open(redis.server()).getLock("lease");
         long start = System.nanoTime();
-        assertThat(other.tryLock(5, TimeUnit.SECONDS)).isTrue();
-        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(2_000);
+        assertThat(other.tryLock(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start))
+                .as("woken when the lease ended, not at the end of the wait").isLessThan(5_000);
 
         assertThatThrownBy(lock::unlock)
                 .isInstanceOf(LockLostException.class)
@@ -50,11 +52,12 @@ class LeaseTest {
     @Test
     void anExplicitLeaseThatRanOutIsReportedReleasedOnceForgotten() throws Exception {
         RecordingListener events = new RecordingListener();
-        LockClient client = clients.open(redis.server(), b -> b.watchdogTimeout(WATCHDOG).listener(events));
+        Duration forgetPace = Duration.ofMillis(600);  // no watchdog lease here: it only paces forgetting ended holds
+        LockClient client = clients.open(redis.server(), b -> b.watchdogTimeout(forgetPace).listener(events));
         RedisLock lock = client.getLock("self-expiring");
         assertThat(lock.tryLock(0, 200, TimeUnit.MILLISECONDS)).isTrue();
 
-        awaitTrue("the ended hold is reported released", WATCHDOG.multipliedBy(10), () -> !events.released.isEmpty());
+        awaitTrue("the ended hold is reported released", forgetPace.multipliedBy(10), () -> !events.released.isEmpty());
         assertThat(events.released).singleElement().satisfies(e -> assertThat(e.holdCount()).isZero());
         assertThat(events.lost).isEmpty();
         assertThatThrownBy(lock::unlock).isInstanceOf(IllegalMonitorStateException.class)
@@ -69,22 +72,38 @@ class LeaseTest {
         lock.lock();
         assertThat(client.watchdogHoldCount()).isEqualTo(1);
 
-        long until = System.nanoTime() + WATCHDOG.multipliedBy(4).toNanos();
-        awaitTrue("four watchdog timeouts passed with the lock held", WATCHDOG.multipliedBy(8), () -> {
+        long until = System.nanoTime() + WATCHDOG.multipliedBy(2).toNanos();
+        awaitTrue("two watchdog timeouts passed with the lock held", WATCHDOG.multipliedBy(6), () -> {
             assertThat(lock.isHeldByCurrentThread()).isTrue();
             assertThat(lock.remainingTimeToLive()).isPositive();
             return System.nanoTime() > until;
         });
-        assertThat(events.renewed.size()).isGreaterThanOrEqualTo(8);
+        assertThat(events.renewed.size()).isGreaterThanOrEqualTo(4);
         assertThat(events.lost).isEmpty();
 
         lock.unlock();
         assertThat(client.watchdogHoldCount()).isZero();
         int renewalsAtUnlock = events.renewed.size();
-        long later = System.nanoTime() + WATCHDOG.toNanos();
-        awaitTrue("one more watchdog timeout passed", WATCHDOG.multipliedBy(3), () -> System.nanoTime() > later);
+        long later = System.nanoTime() + WATCHDOG.multipliedBy(2).dividedBy(3).toNanos();
+        awaitTrue("two renewal intervals passed", WATCHDOG.multipliedBy(3), () -> System.nanoTime() > later);
         assertThat(events.renewed.size()).isLessThanOrEqualTo(renewalsAtUnlock + 1);
         assertThat(lock.isLocked()).isFalse();
+    }
+
+    @Test
+    void anUnlockOfALeaseTheWatchdogFoundLostThrowsOnceTheLossIsDelivered() throws Exception {
+        SlowLossListener slow = new SlowLossListener();
+        RecordingListener events = new RecordingListener();
+        RedisLock lock = clients.open(redis.server(), b -> b.watchdogTimeout(WATCHDOG).listener(slow).listener(events))
+                .getLock("deleted-then-unlocked");
+        lock.lock();
+
+        redis.server().command("DEL", "distlock:{deleted-then-unlocked}");
+        assertThat(slow.lossArrived.await(WATCHDOG.multipliedBy(3).toMillis(), TimeUnit.MILLISECONDS))
+                .as("the watchdog found the loss").isTrue();
+
+        assertThatThrownBy(lock::unlock).isInstanceOf(LockLostException.class);
+        assertThat(events.lost).as("delivered before unlock() threw").hasSize(1);
     }
 
     @Test
@@ -135,12 +154,13 @@ class LeaseTest {
     void reenteringWithoutLeaseTimeHandsAnExplicitLeaseToTheWatchdog() {
         LockClient client = clients.open(redis.server(), b -> b.watchdogTimeout(WATCHDOG));
         RedisLock lock = client.getLock("upgraded");
-        lock.lock(200, TimeUnit.MILLISECONDS);
+        lock.lock(2, TimeUnit.SECONDS);
         lock.lock();
         assertThat(client.watchdogHoldCount()).isEqualTo(1);
 
-        long until = System.nanoTime() + WATCHDOG.multipliedBy(3).toNanos();
-        awaitTrue("three watchdog timeouts passed", WATCHDOG.multipliedBy(6), () -> System.nanoTime() > until);
+        long until = System.nanoTime() + WATCHDOG.multipliedBy(2).toNanos();
+        awaitTrue("the explicit lease and a watchdog timeout passed", WATCHDOG.multipliedBy(6),
+                () -> System.nanoTime() > until);
 
         assertThat(lock.isHeldByCurrentThread()).isTrue();
         lock.unlock();
@@ -160,6 +180,26 @@ class LeaseTest {
         assertThat(lock.isLocked()).isFalse();
     }
 
+    /** The client knows a lease as long as the longest any re-entry set, as Redis does. */
+    @Test
+    void reenteringWithALongerLeaseKeepsTheHoldThatLong() throws Exception {
+        RecordingListener events = new RecordingListener();
+        RedisLock lock = clients.open(redis.server(), b -> b.listener(events)).getLock("lengthened");
+        assertThat(lock.tryLock(0, 2, TimeUnit.SECONDS)).isTrue();
+        assertThat(lock.tryLock(0, 20, TimeUnit.SECONDS)).isTrue();
+        long firstLeaseEnded = System.nanoTime() + Duration.ofMillis(2_500).toNanos();
+        awaitTrue("the first lease has ended", Duration.ofSeconds(5), () -> System.nanoTime() > firstLeaseEnded);
+
+        assertThat(lock.tryLock(0, 2, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(events.lost).as("nothing was lost").isEmpty();
+        assertThat(lock.getHoldCount()).isEqualTo(3);
+        lock.unlock();
+        lock.unlock();
+        lock.unlock();
+        assertThat(lock.isLocked()).isFalse();
+    }
+
     @Test
     void eachUnlockOfALostReentrantHoldThrows() {
         LockClient client = clients.open(redis.server(), b -> b.watchdogTimeout(WATCHDOG));
@@ -174,17 +214,46 @@ class LeaseTest {
                 .isInstanceOf(IllegalMonitorStateException.class);
     }
 
+    /** A lease lost and never unlocked is not remembered forever: after one watchdog timeout it is forgotten. */
     @Test
-    void reacquiringAfterASilentlyExpiredLeaseReportsTheOldHoldLost() throws Exception {
+    void aLostHoldNobodyUnlocksIsForgotten() {
+        RecordingListener events = new RecordingListener();
+        FencedLock lock = clients.open(redis.server(), b -> b.watchdogTimeout(Duration.ofSeconds(2)).listener(events))
+                .getFencedLock("forgotten-hold");
+        lock.lock();
+        redis.server().command("DEL", "distlock:{forgotten-hold}");
+        awaitTrue("the watchdog found the lease lost", Duration.ofSeconds(10), () -> events.lost.size() == 1);
+
+        // getToken() says the lease was lost while the hold is remembered, and nothing more once forgotten.
+        awaitTrue("the lost hold is forgotten", Duration.ofSeconds(15), () -> {
+            try {
+                lock.getToken();
+                return false;
+            } catch (IllegalMonitorStateException e) {
+                return !e.getMessage().contains("lease was lost");
+            }
+        });
+        assertThatThrownBy(lock::unlock).isInstanceOf(IllegalMonitorStateException.class)
+                .isNotInstanceOf(LockLostException.class);
+    }
+
+    /**
+     * An explicit lease that ran out is a lost lease until unlocked: taking the lock again before
+     * that is a re-entry of a lock the thread no longer has, reported as such, not a new hold.
+     */
+    @Test
+    void reenteringAfterAnExplicitLeaseRanOutReportsTheLoss() throws Exception {
         RecordingListener events = new RecordingListener();
         RedisLock lock = clients.open(redis.server(), b -> b.listener(events)).getLock("silent");
         assertThat(lock.tryLock(0, 200, TimeUnit.MILLISECONDS)).isTrue();
         awaitTrue("the lease expired", Duration.ofSeconds(5), () -> !lock.isLocked());
 
-        assertThat(lock.tryLock(0, 10_000, TimeUnit.MILLISECONDS)).isTrue();
-
+        assertThatThrownBy(() -> lock.tryLock(0, 10_000, TimeUnit.MILLISECONDS)).isInstanceOf(LockLostException.class);
         assertThat(events.lost).hasSize(1);
-        assertThat(lock.getHoldCount()).isEqualTo(1);
+        assertThat(lock.isLocked()).as("no new hold was started").isFalse();
+        assertThatThrownBy(lock::unlock).isInstanceOf(LockLostException.class);
+
+        assertThat(lock.tryLock(0, 10_000, TimeUnit.MILLISECONDS)).as("a first hold again").isTrue();
         lock.unlock();
         assertThat(lock.isLocked()).isFalse();
     }

@@ -1,13 +1,21 @@
 package io.distlock.core;
 
 import io.distlock.test.RedisExtension;
+import io.distlock.test.RedisServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+
+import static io.distlock.test.Polling.awaitTrue;
+import static java.util.concurrent.TimeUnit.MILLISECONDS;
+import static java.util.concurrent.TimeUnit.SECONDS;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -83,6 +91,158 @@ class MultiLockTest {
             assertThat(redis.server(0).commandString("EXISTS", "distlock:{" + name + "}")).isEqualTo("0");
         }
         assertThat(redis.server(1).commandString("EXISTS", "distlock:{y3}")).isEqualTo("0");
+    }
+
+    /** Lease of the multi-locks below; another client holds their last component for {@link #BUSY_MILLIS}. */
+    private static final long LEASE_MILLIS = 2_000;
+    private static final long BUSY_MILLIS = 1_500;
+
+    @Test
+    @Timeout(30)
+    void anExplicitLeaseStartsOnceEveryComponentIsHeld() throws Exception {
+        leaseStartsOnceEveryComponentIsHeld("lease", LockClient::getLock, LockClient::getLock,
+                both -> both.tryLock(5_000, LEASE_MILLIS, MILLISECONDS));
+    }
+
+    @Test
+    @Timeout(30)
+    void anAsyncExplicitLeaseStartsOnceEveryComponentIsHeld() throws Exception {
+        leaseStartsOnceEveryComponentIsHeld("async-lease", LockClient::getLock, LockClient::getLock,
+                both -> both.tryLockAsync(5_000, LEASE_MILLIS, MILLISECONDS, "job").get(10, SECONDS));
+    }
+
+    @Test
+    @Timeout(30)
+    void readLocksGetTheirFullLeaseOnceEveryComponentIsHeld() throws Exception {
+        leaseStartsOnceEveryComponentIsHeld("rw-lease", (client, name) -> client.getReadWriteLock(name).readLock(),
+                (client, name) -> client.getReadWriteLock(name).writeLock(),
+                both -> both.tryLock(5_000, LEASE_MILLIS, MILLISECONDS));
+    }
+
+    /** How a test takes the multi-lock. */
+    private interface Acquisition {
+        boolean of(MultiLock lock) throws Exception;
+    }
+
+    /**
+     * A rival holds the second component for {@link #BUSY_MILLIS}; once the multi-lock has both,
+     * each has its full lease, and the rival kind is kept out of the first until that lease ends.
+     */
+    private void leaseStartsOnceEveryComponentIsHeld(String name, BiFunction<LockClient, String, RedisLock> component,
+                                                     BiFunction<LockClient, String, RedisLock> rival,
+                                                     Acquisition acquisition) throws Exception {
+        LockClient a = clients.open(redis.server(0));
+        LockClient b = clients.open(redis.server(1));
+        rival.apply(clients.open(redis.server(1)), name + "-b").lock(BUSY_MILLIS, MILLISECONDS);
+        MultiLock both = new MultiLock(component.apply(a, name + "-a"), component.apply(b, name + "-b"));
+
+        assertThat(acquisition.of(both)).isTrue();
+        long heldAt = System.nanoTime();
+
+        assertFullLease(redis.server(0), name + "-a");
+        assertFullLease(redis.server(1), name + "-b");
+        assertExcludesUntilTheLeaseEnds(rival.apply(clients.open(redis.server(0)), name + "-a"), heldAt);
+    }
+
+    @Test
+    @Timeout(30)
+    void nestedCompositesAndRedLocksGetTheirFullLeaseToo() throws Exception {
+        LockClient a = clients.open(redis.server(0));
+        LockClient b = clients.open(redis.server(1));
+        clients.open(redis.server(1)).getLock("nested-last").lock(BUSY_MILLIS, MILLISECONDS);
+        MultiLock all = new MultiLock(new RedLock(a.getLock("nested-red"), b.getLock("nested-red")),
+                new MultiLock(a.getLock("nested-inner")), b.getLock("nested-last"));
+
+        assertThat(all.tryLock(5_000, LEASE_MILLIS, MILLISECONDS)).isTrue();
+
+        assertFullLease(redis.server(0), "nested-red");
+        assertFullLease(redis.server(1), "nested-red");
+        assertFullLease(redis.server(0), "nested-inner");
+        assertFullLease(redis.server(1), "nested-last");
+        all.unlock();
+        assertThat(all.locks()).noneMatch(RedisLock::isLocked);
+    }
+
+    @Test
+    @Timeout(30)
+    void aComponentLostWhileWaitingForTheOthersFailsTheAcquisitionAndIsReported() throws Exception {
+        RecordingListener events = new RecordingListener();
+        LockClient a = clients.open(redis.server(0), builder -> builder.listener(new SlowLossListener()).listener(events));
+        LockClient b = clients.open(redis.server(1));
+        clients.open(redis.server(1)).getLock("lost-b").lock(BUSY_MILLIS, MILLISECONDS);
+        MultiLock both = new MultiLock(a.getLock("lost-a"), b.getLock("lost-b"));
+
+        CompletableFuture<Boolean> acquiring = CompletableFuture.supplyAsync(() -> {
+            try {
+                return both.tryLock(5_000, LEASE_MILLIS, MILLISECONDS);
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        awaitTrue("the multi-lock holds lost-a", Duration.ofSeconds(5), () -> a.getLock("lost-a").isLocked());
+        redis.server(0).command("DEL", "distlock:{lost-a}");
+
+        assertThatThrownBy(() -> acquiring.get(10, SECONDS)).hasCauseInstanceOf(LockLostException.class);
+        assertThat(events.lost).as("the loss was delivered before the acquisition failed").hasSize(1);
+        assertThat(b.getLock("lost-b").isLocked()).as("the other component was given back").isFalse();
+    }
+
+    @Test
+    @Timeout(60)
+    void aWaiterThatSawTheWatchdogsLeaseIsWokenWhenTheShorterLeaseIsSet() throws Exception {
+        LockClient a = clients.open(redis.server(0));
+        LockClient b = clients.open(redis.server(1));
+        RedisLock busy = clients.open(redis.server(1)).getLock("wake-b");
+        RecordingListener waiterEvents = new RecordingListener();
+        LockClient waiters = clients.open(redis.server(0), builder -> builder.listener(waiterEvents));
+        record Kind(String name, Function<LockClient, RedisLock> held, Function<LockClient, RedisLock> waiting) {
+        }
+        for (Kind kind : List.of(
+                new Kind("reentrant", c -> c.getLock("wake-reentrant"), c -> c.getLock("wake-reentrant")),
+                new Kind("fair", c -> c.getFairLock("wake-fair"), c -> c.getFairLock("wake-fair")),
+                new Kind("read-write", c -> c.getReadWriteLock("wake-rw").readLock(),
+                        c -> c.getReadWriteLock("wake-rw").writeLock()))) {
+            waiterEvents.waiting.clear();
+            busy.lock();
+            MultiLock both = new MultiLock(kind.held().apply(a), b.getLock("wake-b"));
+            CompletableFuture<Long> heldAt = CompletableFuture.supplyAsync(() -> acquiredAt(both, LEASE_MILLIS));
+            awaitTrue(kind.name() + ": the multi-lock holds its first lock", Duration.ofSeconds(5),
+                    () -> kind.held().apply(a).isLocked());
+            CompletableFuture<Long> waiterGotItAt = CompletableFuture.supplyAsync(
+                    () -> acquiredAt(kind.waiting().apply(waiters), -1));
+            awaitTrue(kind.name() + ": the waiter waits", Duration.ofSeconds(5), () -> !waiterEvents.waiting.isEmpty());
+            busy.unlock();
+
+            long waitedMillis = TimeUnit.NANOSECONDS.toMillis(waiterGotItAt.get(20, SECONDS) - heldAt.get(5, SECONDS));
+            assertThat(waitedMillis).as(kind.name() + ": how long after the multi-lock the waiter got the lock")
+                    .isBetween(LEASE_MILLIS - 400, LEASE_MILLIS + 2_000);
+        }
+    }
+
+    /**
+     * @param leaseMillis the lease; {@code -1}: the watchdog's
+     * @return {@link System#nanoTime()} when the lock was acquired (within 15 s)
+     */
+    private static long acquiredAt(RedisLock lock, long leaseMillis) {
+        try {
+            assertThat(lock.tryLock(15_000, leaseMillis, MILLISECONDS)).as(lock + " acquired").isTrue();
+        } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
+        return System.nanoTime();
+    }
+
+    /** The lock's lease was set at most a moment ago and is the multi-lock's full lease. */
+    private static void assertFullLease(RedisServer server, String name) {
+        long ttl = Long.parseLong(server.commandString("PTTL", "distlock:{" + name + "}"));
+        assertThat(ttl).as("PTTL of " + name).isBetween(LEASE_MILLIS - 400, LEASE_MILLIS);
+    }
+
+    /** Another client gets the lock only once the multi-lock's lease, from {@code heldAt}, ran out. */
+    private static void assertExcludesUntilTheLeaseEnds(RedisLock other, long heldAt) throws InterruptedException {
+        assertThat(other.tryLock(10, SECONDS)).isTrue();
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - heldAt))
+                .as("when another client got the lock").isGreaterThanOrEqualTo(LEASE_MILLIS - 400);
     }
 
     @Test

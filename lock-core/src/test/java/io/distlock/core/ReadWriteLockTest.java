@@ -22,7 +22,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @Timeout(60)
 class ReadWriteLockTest {
 
-    private static final Duration WATCHDOG = Duration.ofMillis(600);
+    private static final Duration WATCHDOG = Duration.ofSeconds(2);
+    /** The killed reader's lease: short, the test waits for its end. */
+    private static final Duration DEAD_READER_LEASE = Duration.ofMillis(600);
 
     @RegisterExtension
     static RedisExtension redis = RedisExtension.single();
@@ -65,40 +67,79 @@ class ReadWriteLockTest {
     @Test
     void aWritersReleaseWakesEveryWaitingReaderAtOnce() throws Exception {
         RedisReadWriteLock writer = clients.open(redis.server()).getReadWriteLock("wake");
-        RecordingListener events = new RecordingListener();
-        LockClient readerClient = clients.open(redis.server(), b -> b.listener(events));
         writer.writeLock().lock();  // watchdog lease of 30 s: only the message can wake the readers early
-        int readers = 3;
-        CountDownLatch allIn = new CountDownLatch(readers);
-        CountDownLatch leave = new CountDownLatch(1);
-        List<CompletableFuture<Boolean>> reads = new ArrayList<>();
-        ExecutorService pool = Executors.newFixedThreadPool(readers);
-        for (int i = 0; i < readers; i++) {
-            reads.add(CompletableFuture.supplyAsync(() -> {
-                RedisLock read = readerClient.getReadWriteLock("wake").readLock();
-                try {
-                    boolean acquired = read.tryLock(20, TimeUnit.SECONDS);
-                    allIn.countDown();
-                    leave.await(20, TimeUnit.SECONDS);
-                    read.unlock();
-                    return acquired;
-                } catch (InterruptedException e) {
-                    throw new IllegalStateException(e);
-                }
-            }, pool));
+        try (WaitingReaders readers = new WaitingReaders("wake", 3)) {
+            long released = System.nanoTime();
+            writer.writeLock().unlock();
+            readers.assertAllInSoonAfter(released);
         }
-        pool.shutdown();
-        awaitTrue("all readers wait", Duration.ofSeconds(10), () -> events.waiting.size() == readers);
-        // Let the last of them reach its sleep (it subscribes, looks once more, then sleeps).
-        awaitTrue("subscribed", Duration.ofSeconds(10), () -> readerClient.activeSubscriptions() == 1);
-        long released = System.nanoTime();
-        writer.writeLock().unlock();
-        assertThat(allIn.await(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - released))
-                .as("all readers in together, long before the writer's lease").isLessThan(5_000);
-        leave.countDown();
-        for (CompletableFuture<Boolean> read : reads) {
-            assertThat(read.get(10, TimeUnit.SECONDS)).isTrue();
+    }
+
+    /**
+     * The writer's release is published while the readers' client is disconnected, so nobody
+     * hears it (here: the lock vanishes without a message, then the connection drops). The
+     * re-subscription after the reconnect must wake every reader, not just one.
+     */
+    @Test
+    void aReconnectWakesEveryWaitingReader() throws Exception {
+        RedisReadWriteLock writer = clients.open(redis.server()).getReadWriteLock("reconnect");
+        writer.writeLock().lock();
+        try (WaitingReaders readers = new WaitingReaders("reconnect", 4)) {
+            redis.server().command("DEL", "distlock:{reconnect}");
+            long dropped = System.nanoTime();
+            redis.server().command("CLIENT", "KILL", "TYPE", "pubsub");
+            readers.assertAllInSoonAfter(dropped);
+        }
+    }
+
+    /** Readers of one client, each waiting for the read lock on a thread of its own, then holding it. */
+    private final class WaitingReaders implements AutoCloseable {
+
+        private final RecordingListener events = new RecordingListener();
+        private final LockClient client = clients.open(redis.server(), b -> b.listener(events));
+        private final CountDownLatch allIn;
+        private final CountDownLatch leave = new CountDownLatch(1);
+        private final List<CompletableFuture<Boolean>> reads = new ArrayList<>();
+        private final ExecutorService pool;
+
+        WaitingReaders(String name, int readers) {
+            allIn = new CountDownLatch(readers);
+            pool = Executors.newFixedThreadPool(readers);
+            for (int i = 0; i < readers; i++) {
+                reads.add(CompletableFuture.supplyAsync(() -> {
+                    RedisLock read = client.getReadWriteLock(name).readLock();
+                    try {
+                        boolean acquired = read.tryLock(20, TimeUnit.SECONDS);
+                        allIn.countDown();
+                        leave.await(20, TimeUnit.SECONDS);
+                        read.unlock();
+                        return acquired;
+                    } catch (InterruptedException e) {
+                        throw new IllegalStateException(e);
+                    }
+                }, pool));
+            }
+            pool.shutdown();
+            awaitTrue("all readers wait", Duration.ofSeconds(10), () -> events.waiting.size() == readers);
+            // Let the last of them reach its sleep (it subscribes, looks once more, then sleeps).
+            awaitTrue("subscribed", Duration.ofSeconds(10), () -> client.activeSubscriptions() == 1);
+        }
+
+        /** @param sinceNanos when the lock became free: all readers must be in long before a 30 s lease */
+        void assertAllInSoonAfter(long sinceNanos) throws Exception {
+            assertThat(allIn.await(10, TimeUnit.SECONDS)).as("every reader got in").isTrue();
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sinceNanos))
+                    .as("all readers in together, long before the writer's lease").isLessThan(5_000);
+            leave.countDown();
+            for (CompletableFuture<Boolean> read : reads) {
+                assertThat(read.get(10, TimeUnit.SECONDS)).isTrue();
+            }
+        }
+
+        @Override
+        public void close() {
+            leave.countDown();
+            pool.shutdownNow();
         }
     }
 
@@ -130,13 +171,13 @@ class ReadWriteLockTest {
         RedisReadWriteLock writer = clients.open(redis.server()).getReadWriteLock("readers");
 
         try (JavaProcess reader = JavaProcess.start(LockHolderMain.class, redis.server().uri(), "readers",
-                Long.toString(WATCHDOG.toMillis()), "read")) {
+                Long.toString(DEAD_READER_LEASE.toMillis()), "read")) {
             reader.awaitLine("LOCKED", Duration.ofSeconds(30));
             live.readLock().lock();
             reader.kill();  // nobody renews its hold any more
         }
-        long past = System.nanoTime() + WATCHDOG.multipliedBy(3).toNanos();
-        awaitTrue("the dead reader's lease ended, the live one renewed", Duration.ofSeconds(10),
+        long past = System.nanoTime() + WATCHDOG.plus(DEAD_READER_LEASE).toNanos();
+        awaitTrue("the dead reader's lease ended, the live one renewed", Duration.ofSeconds(20),
                 () -> System.nanoTime() > past);
         assertThat(live.readLock().isHeldByCurrentThread()).isTrue();
 
@@ -165,8 +206,8 @@ class ReadWriteLockTest {
                 .getReadWriteLock("renewed");
         lock.writeLock().lock();
         lock.readLock().lock();
-        long past = System.nanoTime() + WATCHDOG.multipliedBy(4).toNanos();
-        awaitTrue("four leases passed", Duration.ofSeconds(20), () -> System.nanoTime() > past);
+        long past = System.nanoTime() + WATCHDOG.multipliedBy(2).toNanos();
+        awaitTrue("two leases passed", Duration.ofSeconds(20), () -> System.nanoTime() > past);
         assertThat(lock.writeLock().isHeldByCurrentThread()).isTrue();
         assertThat(lock.readLock().isHeldByCurrentThread()).isTrue();
         assertThat(events.lost).isEmpty();

@@ -123,7 +123,7 @@ class RedisOutageTest {
     void anUnconfirmedLastReleaseNobodyRetriesIsReportedReleased() {
         RecordingListener events = new RecordingListener();
         LockClient client = clients.open(redis.server(), b -> b.commandTimeout(Duration.ofMillis(500))
-                .watchdogTimeout(Duration.ofMillis(300)).listener(events));
+                .watchdogTimeout(Duration.ofSeconds(2)).listener(events));
         RedisLock lock = client.getLock("unconfirmed");
         lock.lock();
         redis.server().pause();
@@ -132,7 +132,7 @@ class RedisOutageTest {
         } finally {
             redis.server().resume();
         }
-        awaitTrue("the hold is reported released", Duration.ofSeconds(10), () -> !events.released.isEmpty());
+        awaitTrue("the hold is reported released", Duration.ofSeconds(20), () -> !events.released.isEmpty());
         assertThat(events.released).singleElement().satisfies(e -> assertThat(e.holdCount()).isZero());
         assertThat(events.lost).isEmpty();
         assertThat(client.watchdogHoldCount()).isZero();

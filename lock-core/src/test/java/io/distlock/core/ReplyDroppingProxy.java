@@ -15,17 +15,24 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * A TCP proxy in front of a Redis server that can lose an answer: after
  * {@link #dropNextReplyAndDisconnect()}, the next bytes Redis sends to any client are not passed
  * on, and that client's connection is closed instead. The command ran in Redis, the client never
- * heard of it: what a connection drop between execution and reply looks like to a client.
+ * heard of it: what a connection drop between execution and reply looks like to a client. It can
+ * also hold every reply back for a while ({@link #delayReplies(long)}): a slow network. Shared
+ * with other modules' tests through lock-core's test jar.
  */
-final class ReplyDroppingProxy implements AutoCloseable {
+public final class ReplyDroppingProxy implements AutoCloseable {
 
     private final String targetHost;
     private final int targetPort;
     private final ServerSocket listener;
     private final AtomicBoolean dropNextReply = new AtomicBoolean();
+    private volatile long replyDelayMillis;
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
 
-    ReplyDroppingProxy(String targetHost, int targetPort) {
+    /**
+     * @param targetHost the Redis server's host
+     * @param targetPort the Redis server's port
+     */
+    public ReplyDroppingProxy(String targetHost, int targetPort) {
         this.targetHost = targetHost;
         this.targetPort = targetPort;
         try {
@@ -37,18 +44,23 @@ final class ReplyDroppingProxy implements AutoCloseable {
     }
 
     /** @return the URI clients connect to instead of the server's */
-    String uri() {
+    public String uri() {
         return "redis://127.0.0.1:" + listener.getLocalPort();
     }
 
     /** The next answer Redis gives is swallowed and its connection closed. */
-    void dropNextReplyAndDisconnect() {
+    public void dropNextReplyAndDisconnect() {
         dropNextReply.set(true);
     }
 
     /** @return whether an answer was swallowed since the last {@link #dropNextReplyAndDisconnect()} */
-    boolean dropped() {
+    public boolean dropped() {
         return !dropNextReply.get();
+    }
+
+    /** @param millis how long each reply is held back from now on; 0: passed on at once */
+    public void delayReplies(long millis) {
+        replyDelayMillis = millis;
     }
 
     @Override
@@ -80,11 +92,17 @@ final class ReplyDroppingProxy implements AutoCloseable {
                 if (replies && dropNextReply.compareAndSet(true, false)) {
                     break;
                 }
+                long delay = replies ? replyDelayMillis : 0;
+                if (delay > 0) {
+                    Thread.sleep(delay);
+                }
                 out.write(buffer, 0, read);
                 out.flush();
             }
         } catch (IOException e) {
             // one side closed: close the other below
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         } finally {
             closeQuietly(from);
             closeQuietly(to);

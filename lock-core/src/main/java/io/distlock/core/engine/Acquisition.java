@@ -1,6 +1,7 @@
 package io.distlock.core.engine;
 
 import io.distlock.core.LockEvent;
+import io.distlock.core.LockLostException;
 import io.distlock.core.pubsub.WakeUpChannel;
 import io.distlock.core.pubsub.WakeUpChannel.Wake;
 
@@ -13,16 +14,19 @@ import java.util.concurrent.atomic.AtomicInteger;
  * blocking {@code Lock} methods and the {@code *Async} methods share it:
  * <ol>
  *   <li>try once (one round trip); acquired or out of wait time ⇒ done;</li>
- *   <li>otherwise join the lock's channel; if this client was not yet subscribed to it, try again
- *       once subscribed, so a release between the first try and the subscription is not missed;</li>
+ *   <li>otherwise join the lock's channel; if this client was not yet subscribed to it when it
+ *       tried, try again once subscribed, so a release between the try and the subscription is
+ *       not missed;</li>
  *   <li>sleep until woken by a release message or until the holder's lease would end, whichever
  *       is first, then try again. A thread of this client releasing the lock may instead hand it
  *       over while we sleep ({@link #handedOff}), which costs no extra round trip.</li>
  * </ol>
  * The outcome is the {@link Hold} (acquired), {@code null} (wait time elapsed or abandoned) or an
  * exception (Redis failed). A caller that stops waiting (interrupt) calls {@link #abandon()}: the
- * chain then leaves the channel at once, and if an attempt in flight still acquires the lock, it
- * is released again, so nothing is left behind.
+ * chain then leaves the channel at once, and if an attempt in flight still acquires the lock, that
+ * hold is released again, so nothing is left behind. Every attempt of one acquisition carries the
+ * acquisition's own hold id, so undoing it removes exactly its hold, never another hold of the same
+ * holder taken by an overlapping acquisition.
  */
 final class Acquisition {
 
@@ -41,7 +45,8 @@ final class Acquisition {
     private final String holderId;
     private final long leaseMillis;
     private final boolean watchdogued;
-    private final int knownCount;
+    /** This acquisition's hold id: every attempt of it, its undo and a hand-off to it use it. */
+    private final String holdId;
     private final long startNanos = System.nanoTime();
     private final long deadlineNanos;
     private final CompletableFuture<Hold> outcome = new CompletableFuture<>();
@@ -50,6 +55,7 @@ final class Acquisition {
     // Touched only by the chain's steps, which run one after another (a claimed sleep hands the
     // chain to the releasing holder, who continues it).
     private WakeUpChannel<Acquisition> channel;
+    private final String channelName;
     private boolean wokenByRelease;
     /**
      * Whether the waiting event was reported ({@link #WAITING}). abandon() closes it, so a waiting
@@ -71,8 +77,32 @@ final class Acquisition {
         long waitNanos = TimeUnit.MILLISECONDS.toNanos(waitMillis);
         this.deadlineNanos = waitMillis < 0 || waitNanos >= Long.MAX_VALUE - startNanos ? Long.MAX_VALUE
                 : startNanos + waitNanos;
-        Hold current = engine.hold(keys, protocol, holderId);
-        this.knownCount = current == null ? 0 : current.count();
+        this.holdId = engine.newHoldId();
+        this.channelName = protocol.waitChannel(keys, engine.clientId());
+    }
+
+    /**
+     * What a look at the lock (an attempt, or finding that another holder of this client has it)
+     * can rely on to hear of a release after it: the channel this client was subscribed to when
+     * it looked, and that channel's wake-ups then. A release after the look was published on it
+     * and counted, so a sleep that starts from those wake-ups cannot miss it.
+     *
+     * @param channel the channel Redis had confirmed before the look, or {@code null} if none
+     * @param wakeUps its {@link WakeUpChannel#wakeUps()} before the look
+     */
+    private record Look(WakeUpChannel<Acquisition> channel, long wakeUps) {
+
+        static final Look UNHEARD = new Look(null, 0);
+
+        boolean heardOn(WakeUpChannel<Acquisition> joined) {
+            return channel != null && channel == joined;
+        }
+    }
+
+    /** @return what this client hears of the lock from now on, read just before looking at it */
+    private Look look() {
+        WakeUpChannel<Acquisition> on = channel != null ? channel : engine.subscriptions().find(channelName);
+        return on != null && isConfirmed(on.subscribed()) ? new Look(on, on.wakeUps()) : Look.UNHEARD;
     }
 
     /**
@@ -101,9 +131,29 @@ final class Acquisition {
         return outcome;
     }
 
+    /** @return the lock's name */
+    String lockName() {
+        return id.name();
+    }
+
+    /** @return when the acquisition started ({@link System#nanoTime()}) */
+    long startNanos() {
+        return startNanos;
+    }
+
     /** @return who acquires */
     String holderId() {
         return holderId;
+    }
+
+    /** @return this acquisition's hold id */
+    String holdId() {
+        return holdId;
+    }
+
+    /** @return the kind of lock acquired */
+    LockProtocol protocol() {
+        return protocol;
     }
 
     /** @return the lease this acquisition asks for, in milliseconds */
@@ -156,7 +206,7 @@ final class Acquisition {
             attempt();
             return;
         }
-        protocol.release(keys, holderId, 1);
+        protocol.release(keys, holderId, holdId);
         finish(LockEvent.Failure.ERROR, error);
     }
 
@@ -167,9 +217,10 @@ final class Acquisition {
      * {@link #startWaiting} looks once more after subscribing).
      */
     private void begin(boolean mayWait) {
+        Look look = mayWait ? look() : Look.UNHEARD;
         Hold localHolder = mayWait ? engine.heldByAnotherLocalHolder(keys, holderId) : null;
         if (localHolder != null) {
-            startWaiting(localHolder.remainingLeaseMillis());
+            startWaiting(localHolder.remainingLeaseMillis(), look);
         } else {
             attempt();
         }
@@ -181,50 +232,65 @@ final class Acquisition {
             leaveQueue();  // an attempt in flight at the abandon may have queued us again
             return;
         }
-        protocol.tryAcquire(keys, holderId, leaseMillis, knownCount).whenComplete(this::onAttempt);
+        Hold reentered;
+        try {
+            reentered = engine.holdToReenter(keys, protocol, holderId);
+        } catch (LockLostException lost) {
+            finish(LockEvent.Failure.ERROR, lost);
+            return;
+        }
+        Look look = look();
+        protocol.tryAcquire(keys, holderId, leaseMillis, holdId, reentered != null)
+                .whenComplete((attempt, error) -> onAttempt(attempt, error, reentered, look));
     }
 
-    private void onAttempt(Attempt attempt, Throwable error) {
+    /**
+     * @param reentered the hold this attempt re-entered, if it was a re-entry
+     * @param look      what this client heard of the lock when the attempt was sent
+     */
+    private void onAttempt(Attempt attempt, Throwable error, Hold reentered, Look look) {
         try {
             if (error != null) {
-                // The attempt may still have run (e.g. it timed out): undo whatever it did.
-                protocol.release(keys, holderId, knownCount + 1);
+                // The attempt may still have run (e.g. it timed out): undo exactly what it did.
+                protocol.release(keys, holderId, holdId);
                 finish(LockEvent.Failure.ERROR, error);
             } else if (attempt.acquired()) {
                 onAcquired(attempt, 0);
+            } else if (attempt.lost()) {
+                if (reentered.holdsConfirmed()) {
+                    finish(LockEvent.Failure.ERROR, engine.lostOnReentry(reentered));
+                } else {
+                    attempt();  // the holder released its holds meanwhile: this is a first hold now
+                }
             } else if (remainingMillis() <= 0) {
                 finish(LockEvent.Failure.TIMEOUT, null);
-            } else if (channel == null || !isConfirmed(channel.subscribed())) {
-                startWaiting(attempt.ttlMillis());
             } else {
-                sleepUntilWoken(attempt.ttlMillis());
+                startWaiting(attempt.ttlMillis(), look);
             }
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             // e.g. the client was closed under us: fail, never stall the chain.
             finish(LockEvent.Failure.ERROR, e);
         }
     }
 
     /**
-     * Joins the lock's channel (once). If this client was already subscribed to it before we
-     * joined, a release since our last look was published there and woke one of its sleepers (or
-     * is kept for the next), so we can sleep at once. Otherwise we look again once Redis confirmed
-     * the subscription: a release between our last look and the subscription published to nobody.
+     * Joins the lock's channel (once). If this client was already subscribed to it when we last
+     * looked at the lock, a release since was published there and counted, so we can sleep at
+     * once. Otherwise we look again once Redis confirmed the subscription: a release between our
+     * last look and the subscription published to nobody.
+     *
+     * @param look what this client heard of the lock when we last looked
      */
-    private void startWaiting(long holderTtlMillis) {
-        boolean subscribedBeforeJoining = false;
+    private void startWaiting(long holderTtlMillis, Look look) {
         if (channel == null) {
             if (waitReport.compareAndSet(NOT_WAITING, WAITING)) {
                 engine.events().waiting(id, protocol.type(), holderId);
             }
-            String channelName = protocol.waitChannel(keys, engine.clientId());
-            WakeUpChannel<Acquisition> existing = engine.subscriptions().find(channelName);
-            boolean confirmed = existing != null && isConfirmed(existing.subscribed());
             channel = engine.subscriptions().join(channelName);
-            subscribedBeforeJoining = confirmed && channel == existing;
+            engine.waiting(this, true);
         }
-        if (subscribedBeforeJoining) {
-            sleepUntilWoken(holderTtlMillis);
+        if (look.heardOn(channel)) {
+            sleepUntilWoken(holderTtlMillis, look.wakeUps());
             return;
         }
         channel.subscribed().whenComplete((ok, error) -> {
@@ -244,12 +310,14 @@ final class Acquisition {
         return subscription.isDone() && !subscription.isCompletedExceptionally();
     }
 
-    private void sleepUntilWoken(long holderTtlMillis) {
+    /** @param seenWakeUps the channel's wake-ups before our last look: any since, and we look again at once */
+    private void sleepUntilWoken(long holderTtlMillis, long seenWakeUps) {
         // 0: the lease ends within the millisecond; -1: no lease at all (foreign key), so bound the
         // sleep by our own lease as a safety net instead of trusting a message to come.
         long bound = holderTtlMillis >= 0 ? holderTtlMillis : engine.watchdogLeaseMillis();
         WakeUpChannel<Acquisition> sleptOn = channel;
-        CompletableFuture<Wake> wake = sleptOn.sleep(this, Math.min(bound, remainingMillis()), engine.scheduler());
+        CompletableFuture<Wake> wake = sleptOn.sleep(this, Math.min(bound, remainingMillis()), engine.scheduler(),
+                seenWakeUps);
         endSleep = () -> sleptOn.endSleep(wake);
         if (state.get() != RUNNING) {
             sleptOn.endSleep(wake);
@@ -266,13 +334,14 @@ final class Acquisition {
     private void onAcquired(Attempt attempt, int handOffs) {
         leaveChannel(false);
         if (!state.compareAndSet(RUNNING, DONE)) {
-            // Abandoned while this attempt was in flight: give back what it took.
-            protocol.release(keys, holderId, attempt.holdCount());
+            // Abandoned while this attempt was in flight: give back exactly what it took.
+            protocol.release(keys, holderId, holdId);
             return;
         }
-        Hold hold = engine.acquired(id, keys, holderId, protocol, watchdogued, leaseMillis, attempt, handOffs);
+        Hold hold = engine.acquired(id, keys, new HoldRef(holderId, holdId), protocol, watchdogued, leaseMillis,
+                attempt, handOffs);
         engine.events().acquired(hold, startNanos, waited());
-        outcome.complete(hold);
+        engine.events().delivered().thenRun(() -> outcome.complete(hold));
     }
 
     private void finish(LockEvent.Failure failure, Throwable error) {
@@ -282,11 +351,14 @@ final class Acquisition {
             return;
         }
         engine.events().acquireFailed(id, protocol.type(), holderId, startNanos, waited(), failure, error);
-        if (error != null) {
-            outcome.completeExceptionally(RedisFailures.translate("acquire lock '" + id.name() + "'", error));
-        } else {
-            outcome.complete(null);
-        }
+        RuntimeException failed = error == null ? null : RedisFailures.translate("acquire lock '" + id.name() + "'", error);
+        engine.events().delivered().thenRun(() -> {
+            if (failed != null) {
+                outcome.completeExceptionally(failed);
+            } else {
+                outcome.complete(null);
+            }
+        });
     }
 
     /**
@@ -302,6 +374,7 @@ final class Acquisition {
         }
         channel.forget(holderId);
         engine.subscriptions().leave(channel);
+        engine.waiting(this, false);
         channel = null;
     }
 

@@ -9,9 +9,11 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The fair lock in Redis ({@code fair.lua}): the reentrant lock's hash, plus a queue of waiting
- * holders with slot deadlines by the server's clock. Each client's waiters listen on a channel of
- * their own ({@code <lock channel>:<clientId>}) and a release wakes only the next waiter. Leases
- * are renewed like the reentrant lock's. Never handed off locally: that would jump the queue.
+ * holders with deadlines by the server's clock. Each client's waiters listen on a channel of
+ * their own ({@code <lock channel>:<clientId>}). A release, or a new first in line, wakes only the
+ * next waiter and the one behind it (more, while those are waiters nobody listens for); a lease
+ * that runs out wakes nobody, so no waiter sleeps past the holder's lease. Leases are renewed like
+ * the reentrant lock's. Never handed off locally: that would jump the queue.
  */
 public final class FairProtocol implements LockProtocol {
 
@@ -29,8 +31,9 @@ public final class FairProtocol implements LockProtocol {
      * @param clientId       this client's id: its waiters listen on {@code <lock channel>:<clientId>}
      * @param scripts        runs the scripts
      * @param publishCommand how scripts wake waiters: {@code publish} or {@code spublish}
-     * @param slotMillis     how long the next waiter has to take a free lock before it is
-     *                       considered gone (its process died) and skipped
+     * @param slotMillis     how long the next waiter has to take a free lock, and any waiter to
+     *                       look again after its sleep, before it is considered gone (its process
+     *                       died) and skipped
      * @param holds          the reentrant protocol, whose hash layout and renewal this lock shares
      */
     public FairProtocol(String clientId, ScriptExecutor scripts, String publishCommand, long slotMillis,
@@ -53,15 +56,22 @@ public final class FairProtocol implements LockProtocol {
     }
 
     @Override
-    public CompletableFuture<Attempt> tryAcquire(LockKeys keys, String holderId, long leaseMillis, int knownCount) {
+    public CompletableFuture<Attempt> tryAcquire(LockKeys keys, String holderId, long leaseMillis, String holdId,
+                                                 boolean reentry) {
         CompletableFuture<List<Long>> reply = run(ScriptOutputType.MULTI, keys, "lock", holderId,
-                Long.toString(leaseMillis), Integer.toString(knownCount), clientId);
-        return reply.thenApply(r -> r.get(0) == 1L ? Attempt.acquired(r.get(1).intValue()) : Attempt.busy(r.get(1)));
+                Long.toString(leaseMillis), holdId, reentry ? "1" : "0", clientId);
+        return reply.thenApply(Attempt::of);
     }
 
     @Override
-    public CompletableFuture<Long> release(LockKeys keys, String holderId, int expectedCount) {
-        return run(ScriptOutputType.INTEGER, keys, "unlock", holderId, Integer.toString(expectedCount));
+    public CompletableFuture<Long> release(LockKeys keys, String holderId, String holdId) {
+        return run(ScriptOutputType.INTEGER, keys, "unlock", holderId, holdId);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> setLease(LockKeys keys, HoldRef hold, long leaseMillis, boolean exact) {
+        return run(ScriptOutputType.BOOLEAN, keys, "lease", hold.holderId(), Long.toString(leaseMillis),
+                hold.holdId(), exact ? "1" : "0");
     }
 
     @Override
@@ -75,8 +85,8 @@ public final class FairProtocol implements LockProtocol {
     }
 
     @Override
-    public CompletableFuture<List<Long>> renew(List<Hold> batch, long leaseMillis) {
-        return holds.renew(batch, leaseMillis);
+    public CompletableFuture<List<Long>> renew(List<Hold> batch, List<String> holdIds, long leaseMillis) {
+        return holds.renew(batch, holdIds, leaseMillis);
     }
 
     private <T> CompletableFuture<T> run(ScriptOutputType output, LockKeys keys, String operation, String holderId,

@@ -1,39 +1,65 @@
 package io.distlock.core.engine;
 
+import java.util.ArrayDeque;
+
 /**
- * What this client knows about one holder's hold of one lock: the hold count it was given, how
- * the lease is kept, and whether the lease was found lost. Redis stays the authority; this state
- * lets the watchdog know what to renew, makes {@code unlock()} retry-safe, and turns a lost lease
- * into {@link io.distlock.core.LockLostException}.
+ * What this client knows about one holder's holds of one lock: the id of each hold Redis
+ * confirmed (one per acquisition, re-entries included), how the lease is kept, and whether the
+ * lease was found lost. Redis stays the authority; this state lets the watchdog know what to
+ * renew, makes {@code unlock()} retry-safe and exact (a release names the hold it ends), and
+ * turns a lost lease into {@link io.distlock.core.LockLostException}.
  */
 public final class Hold {
+
+    /**
+     * One hold taken out for release.
+     *
+     * @param holdId the hold to release
+     * @param retry  whether its release was sent before without an answer
+     * @param last   whether no other hold of the holder is left to release after this one
+     */
+    record Release(String holdId, boolean retry, boolean last) {
+    }
+
+    /**
+     * How the lease is kept: by the watchdog (renewed for {@code millis} at a time), or an
+     * explicit lease ending at {@code endNanos} ({@link System#nanoTime()}). Replaced as a whole
+     * (under this object's monitor), so readers see one.
+     */
+    private record Lease(boolean watchdog, long millis, long endNanos) {
+    }
 
     private final LockId id;
     private final LockKeys keys;
     private final String holderId;
     private final LockProtocol protocol;
-    private volatile boolean watchdog;
-    private final long leaseMillis;
+    private volatile Lease lease;
     private final long acquiredNanos;
     private final int handOffs;
     private final long token;
-    private volatile int count;
+    /** Holds Redis confirmed and nobody is releasing, oldest first. Guarded by this. */
+    private final ArrayDeque<String> held = new ArrayDeque<>(2);
+    /** Holds whose release was sent and not confirmed: Redis may still have them. Guarded by this. */
+    private final ArrayDeque<String> unconfirmed = new ArrayDeque<>(1);
+    /** Releases sent and not answered yet. Guarded by this. */
+    private int releasing;
+    /** The hold last taken out for release. Guarded by this. */
+    private String lastTaken;
+    private long unconfirmedSinceNanos;
     private volatile boolean lost;
-    private volatile boolean releaseUnconfirmed;
-    private volatile long unconfirmedSinceNanos;
+    private volatile long lostNanos;
 
     Hold(LockId id, LockKeys keys, String holderId, LockProtocol protocol, boolean watchdog, long leaseMillis,
-         int count, long token, int handOffs) {
+         String holdId, long token, int handOffs) {
         this.id = id;
         this.keys = keys;
         this.holderId = holderId;
         this.protocol = protocol;
-        this.watchdog = watchdog;
-        this.leaseMillis = leaseMillis;
-        this.count = count;
+        this.held.add(holdId);
         this.handOffs = handOffs;
         this.token = token;
         this.acquiredNanos = System.nanoTime();
+        this.lease = new Lease(watchdog, leaseMillis, acquiredNanos + leaseMillis * 1_000_000L);
     }
 
     /** @return the lock's name */
@@ -63,21 +89,47 @@ public final class Hold {
 
     /** @return whether the watchdog keeps the lease alive */
     public boolean watchdog() {
-        return watchdog;
+        return lease.watchdog();
     }
 
     /** A re-entry without lease time: the watchdog keeps the lease alive from now on. */
-    void watchdogFromNowOn() {
-        this.watchdog = true;
+    synchronized void watchdogFromNowOn() {
+        Lease current = lease;
+        this.lease = new Lease(true, current.millis(), current.endNanos());
+    }
+
+    /**
+     * The lease is explicit from now on (no longer the watchdog's, if it was): it ends after
+     * {@code leaseMillis} unless released before.
+     *
+     * @param leaseMillis the lease, from now
+     */
+    synchronized void leaseFromNow(long leaseMillis) {
+        this.lease = new Lease(false, leaseMillis, System.nanoTime() + leaseMillis * 1_000_000L);
+    }
+
+    /**
+     * A re-entry with an explicit lease: Redis keeps the lock at least that long from now (a
+     * re-entry never shortens the lease).
+     *
+     * @param reentryLeaseMillis the re-entry's lease
+     */
+    synchronized void leaseAtLeast(long reentryLeaseMillis) {
+        Lease current = lease;
+        long end = System.nanoTime() + reentryLeaseMillis * 1_000_000L;
+        if (!current.watchdog() && end - current.endNanos() > 0) {
+            this.lease = new Lease(false, reentryLeaseMillis, end);
+        }
     }
 
     /**
      * @return how long the lease lasts at most from now, as far as this client knows: a full lease
-     *         for watchdog holds, else the lease less the time since the first hold
+     *         for watchdog holds, else what is left of the longest explicit lease any of its holds set
      */
     public long remainingLeaseMillis() {
-        return watchdog ? leaseMillis
-                : Math.max(0, leaseMillis - (System.nanoTime() - acquiredNanos) / 1_000_000L);
+        Lease current = lease;
+        return current.watchdog() ? current.millis()
+                : Math.max(0, (current.endNanos() - System.nanoTime()) / 1_000_000L);
     }
 
     /**
@@ -85,7 +137,8 @@ public final class Hold {
      *         lasts); for watchdog holds, which do not end, a negative number
      */
     long millisSinceLeaseEnded() {
-        return watchdog ? -1 : (System.nanoTime() - acquiredNanos) / 1_000_000L - leaseMillis;
+        Lease current = lease;
+        return current.watchdog() ? -1 : (System.nanoTime() - current.endNanos()) / 1_000_000L;
     }
 
     /** @return {@link System#nanoTime()} when the first hold was taken */
@@ -103,13 +156,94 @@ public final class Hold {
         return token;
     }
 
-    /** @return the hold count as last confirmed by Redis */
-    public int count() {
-        return count;
+    /** @return how many holds the holder has, as far as Redis confirmed: releases not yet confirmed count */
+    public synchronized int count() {
+        return held.size() + unconfirmed.size() + releasing;
     }
 
-    void count(int count) {
-        this.count = count;
+    /** @param holdId another hold Redis confirmed (a re-entry, or an overlapping acquisition) */
+    synchronized void add(String holdId) {
+        held.add(holdId);
+    }
+
+    /** @return the holder's latest hold Redis confirmed that nobody is releasing, or {@code null} */
+    synchronized String latestHoldId() {
+        return held.peekLast();
+    }
+
+    /** @return whether the holder has a hold Redis confirmed that nobody is releasing */
+    synchronized boolean holdsConfirmed() {
+        return !held.isEmpty();
+    }
+
+    /**
+     * Takes a hold out to release it.
+     *
+     * @param holdId the hold to release, or {@code null} for the latest: a release that was sent
+     *               without an answer is sent again first (it may or may not have happened)
+     * @return what to release, or {@code null} if there is no such hold
+     */
+    synchronized Release takeForRelease(String holdId) {
+        boolean retry;
+        String taken;
+        if (holdId != null) {
+            retry = !held.remove(holdId);
+            taken = retry && !unconfirmed.remove(holdId) ? null : holdId;
+        } else {
+            retry = !unconfirmed.isEmpty();
+            taken = retry ? unconfirmed.pollLast() : held.pollLast();
+        }
+        if (taken == null) {
+            return null;
+        }
+        releasing++;
+        lastTaken = taken;
+        return new Release(taken, retry, held.isEmpty() && unconfirmed.isEmpty());
+    }
+
+    /** A release taken out with {@link #takeForRelease} ended: Redis confirmed it, or the hold is gone. */
+    synchronized void releaseEnded() {
+        releasing--;
+    }
+
+    /**
+     * A release taken out with {@link #takeForRelease} got no answer: it may or may not have
+     * happened, and is sent again by the next release.
+     *
+     * @param holdId the hold
+     */
+    synchronized void releaseUnconfirmed(String holdId) {
+        releasing--;
+        if (unconfirmed.isEmpty()) {
+            unconfirmedSinceNanos = System.nanoTime();
+        }
+        unconfirmed.add(holdId);
+    }
+
+    /** @return whether the holder has no hold left but ones whose release Redis did not confirm */
+    synchronized boolean onlyUnconfirmedLeft() {
+        return held.isEmpty() && releasing == 0 && !unconfirmed.isEmpty();
+    }
+
+    /**
+     * @return a hold id the watchdog renews the lease by: one Redis should still have (the hold
+     *         being released last, when none is left)
+     */
+    public synchronized String renewalId() {
+        String current = held.peekFirst();
+        if (current == null) {
+            current = unconfirmed.peekFirst();
+        }
+        return current == null ? lastTaken : current;
+    }
+
+    /**
+     * @param holdId a hold id of this holder's
+     * @return whether the holder still has it as far as this client knows (not released, or its
+     *         release not confirmed)
+     */
+    public synchronized boolean stillHolds(String holdId) {
+        return held.contains(holdId) || unconfirmed.contains(holdId);
     }
 
     /** @return whether the lease was found lost */
@@ -118,26 +252,20 @@ public final class Hold {
     }
 
     void markLost() {
+        this.lostNanos = System.nanoTime();
         this.lost = true;
     }
 
-    /** @return whether the last release failed without an answer, so it may or may not have happened */
-    boolean releaseUnconfirmed() {
-        return releaseUnconfirmed;
-    }
-
-    void releaseUnconfirmed(boolean unconfirmed) {
-        if (unconfirmed && !releaseUnconfirmed) {
-            unconfirmedSinceNanos = System.nanoTime();
-        }
-        this.releaseUnconfirmed = unconfirmed;
+    /** @return for a hold found lost, how long ago in milliseconds; otherwise a negative number */
+    long millisSinceLost() {
+        return lost ? (System.nanoTime() - lostNanos) / 1_000_000L : -1;
     }
 
     /**
-     * @return for a last hold whose release Redis never confirmed, how long ago it was sent, in
-     *         milliseconds; otherwise a negative number
+     * @return for a holder whose only holds left are releases Redis never confirmed, how long ago
+     *         the first was sent, in milliseconds; otherwise a negative number
      */
-    long millisSinceUnconfirmedLastRelease() {
-        return releaseUnconfirmed && count == 1 ? (System.nanoTime() - unconfirmedSinceNanos) / 1_000_000L : -1;
+    synchronized long millisSinceUnconfirmedLastRelease() {
+        return onlyUnconfirmedLeft() ? (System.nanoTime() - unconfirmedSinceNanos) / 1_000_000L : -1;
     }
 }

@@ -1,6 +1,7 @@
 package io.distlock.core.engine;
 
 import io.distlock.core.LockException;
+import io.distlock.core.LockInfo;
 import io.distlock.core.LockLostException;
 import io.distlock.core.pubsub.LockSubscriptions;
 import io.distlock.core.pubsub.WakeUpChannel;
@@ -9,11 +10,19 @@ import io.distlock.core.watchdog.LeaseWatchdog;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The machinery one {@link io.distlock.core.LockClient} shares among all its locks: Redis
@@ -33,6 +42,7 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
     private final RedisConnections connections;
     private final LockSubscriptions<Acquisition> subscriptions;
     private final ScheduledExecutorService scheduler;
+    private final Executor callers;
     private final LockEvents events;
     private final LeaseWatchdog watchdog;
     private final LockProtocol reentrant;
@@ -41,9 +51,15 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
     private final LockProtocol read;
     private final LockProtocol write;
     private final ConcurrentHashMap<HoldId, Hold> holds = new ConcurrentHashMap<>();
+    /** Acquisitions that wait for their lock (joined its channel), for {@link #locks()}. */
+    private final Set<Acquisition> waiting = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean closed = new AtomicBoolean();
     /** Per lock key, this client's hold of a lock that has one holder at a time (hand-off locks). */
     private final ConcurrentHashMap<String, Hold> exclusiveHolds = new ConcurrentHashMap<>();
+    /** Hold ids: this client's random prefix, then a counter (see {@link #newHoldId()}). */
+    private final String holdIdPrefix = Long.toString(ThreadLocalRandom.current().nextLong(1L << 40, 1L << 41),
+            Character.MAX_RADIX) + ".";
+    private final AtomicLong holdIds = new AtomicLong();
 
     /** A hold is one holder's hold of one lock of one kind (a read-write lock's two halves share keys). */
     private record HoldId(String lockKey, String type, String holderId) {
@@ -57,12 +73,13 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
      * @param fairSlotMillis       how long the next waiter of a fair lock has to take it when free
      * @param connections          the client's command and pub/sub connections
      * @param scheduler            the client's one scheduler thread
+     * @param callers              completes the futures callers get (see {@link #forCaller})
      * @param events               listener dispatch
      * @param replicaAcks          replicas every acquisition and release waits for, or {@code null} for none
      */
     public LockEngine(String clientId, String keyPrefix, long watchdogLeaseMillis, long commandTimeoutMillis,
                       long fairSlotMillis, RedisConnections connections, ScheduledExecutorService scheduler,
-                      LockEvents events, ReplicaAcks replicaAcks) {
+                      Executor callers, LockEvents events, ReplicaAcks replicaAcks) {
         this.clientId = clientId;
         this.keyPrefix = keyPrefix;
         this.watchdogLeaseMillis = watchdogLeaseMillis;
@@ -70,18 +87,20 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
         this.commands = connections.commands();
         this.connections = connections;
         this.subscriptions = new LockSubscriptions<>(connections.pubSub(), connections.shardedPubSub(),
-                Acquisition::holderId, connections::refreshTopology);
+                Acquisition::holderId, connections::refreshTopology, scheduler);
         connections.onTopologyChange(subscriptions::resubscribeAll);
         this.scheduler = scheduler;
+        this.callers = callers;
         this.events = events;
         this.watchdog = new LeaseWatchdog(scheduler, watchdogLeaseMillis, RENEWAL_BATCH_SIZE, connections.slotOf(),
                 this);
         scheduler.scheduleWithFixedDelay(this::forgetExpiredHolds, watchdogLeaseMillis, watchdogLeaseMillis,
                 TimeUnit.MILLISECONDS);
         ScriptExecutor scripts = new ScriptExecutor(commands);
-        ReentrantProtocol plain = new ReentrantProtocol(scripts, connections.publishCommand(), false);
+        ReentrantProtocol plain = new ReentrantProtocol(clientId, scripts, connections.publishCommand(), false);
         this.reentrant = replicated(plain, replicaAcks);
-        this.fenced = replicated(new ReentrantProtocol(scripts, connections.publishCommand(), true), replicaAcks);
+        this.fenced = replicated(new ReentrantProtocol(clientId, scripts, connections.publishCommand(), true),
+                replicaAcks);
         this.fair = replicated(new FairProtocol(clientId, scripts, connections.publishCommand(), fairSlotMillis, plain),
                 replicaAcks);
         this.read = replicated(new ReadWriteProtocol(scripts, connections.publishCommand(), false), replicaAcks);
@@ -140,7 +159,16 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
         return subscriptions;
     }
 
-    /** @return number of lock channels subscribed now (threads of this client waiting) */
+    /**
+     * @param channel a lock channel
+     * @return whether somebody of this client waits on it, so that Redis has (or is about to have)
+     *         this client's subscription to it
+     */
+    boolean listensOn(String channel) {
+        return subscriptions.find(channel) != null;
+    }
+
+    /** @return number of lock channels subscribed now (see {@code LockClient.activeSubscriptions()}) */
     public int activeSubscriptions() {
         return subscriptions.activeChannels();
     }
@@ -148,6 +176,33 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
     /** @return the client's scheduler */
     public ScheduledExecutorService scheduler() {
         return scheduler;
+    }
+
+    /**
+     * @param result a future the engine completes, maybe on Lettuce's event loop
+     * @param <T>    result type
+     * @return a future completed like {@code result} on the client's caller threads: a
+     *         continuation of the caller's must never run on the event loop, where one that waits
+     *         for Redis (an {@code unlock()} in a {@code thenRun}) would stall every command of the
+     *         client (run here once the client is closed)
+     */
+    public <T> CompletableFuture<T> forCaller(CompletableFuture<T> result) {
+        CompletableFuture<T> visible = new CompletableFuture<>();
+        result.whenComplete((value, error) -> {
+            Runnable complete = () -> {
+                if (error != null) {
+                    visible.completeExceptionally(RedisFailures.unwrap(error));
+                } else {
+                    visible.complete(value);
+                }
+            };
+            try {
+                callers.execute(complete);
+            } catch (RejectedExecutionException closed) {
+                complete.run();
+            }
+        });
+        return visible;
     }
 
     /** @return the client's listener dispatch */
@@ -188,13 +243,125 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
         return holds.get(new HoldId(keys.lockKey(), protocol.type(), holderId));
     }
 
+    /** @return the locks this client holds (and has not found lost) or waits for, held ones first */
+    public List<LockInfo> locks() {
+        long nowNanos = System.nanoTime();
+        Instant now = Instant.now();
+        List<LockInfo> locks = new ArrayList<>();
+        for (Hold hold : holds.values()) {
+            int count = hold.count();
+            if (count > 0 && !hold.lost()) {
+                locks.add(new LockInfo(hold.lockName(), hold.protocol().type(), LockInfo.State.HELD, hold.holderId(),
+                        count, Duration.ofMillis(Math.max(0, hold.remainingLeaseMillis())),
+                        now.minusNanos(nowNanos - hold.acquiredNanos()), hold.watchdog()));
+            }
+        }
+        for (Acquisition acquisition : waiting) {
+            locks.add(new LockInfo(acquisition.lockName(), acquisition.protocol().type(), LockInfo.State.WAITING,
+                    acquisition.holderId(), 0, null, now.minusNanos(nowNanos - acquisition.startNanos()), false));
+        }
+        return locks;
+    }
+
+    /** @param acquisition starts or stops waiting for its lock */
+    void waiting(Acquisition acquisition, boolean waits) {
+        if (waits) {
+            waiting.add(acquisition);
+        } else {
+            waiting.remove(acquisition);
+        }
+    }
+
+    /** @return a new hold id, unique among all clients' holds (see {@code lock.lua}) */
+    String newHoldId() {
+        return holdIdPrefix + Long.toString(holdIds.incrementAndGet(), Character.MAX_RADIX);
+    }
+
     /**
-     * Records an acquisition Redis confirmed. A first hold (count 1) where this client still had a
-     * hold means the earlier hold's lease was lost without anyone noticing: it is reported lost.
+     * The hold a new acquisition by this holder re-enters, if any: whether Redis still has it is
+     * for the attempt to find out (an explicit lease that ran out by this client's clock may still
+     * be there by Redis's).
+     *
+     * @param keys     the lock
+     * @param protocol the kind of lock
+     * @param holderId the holder
+     * @return the hold Redis confirmed and the holder has not released, or {@code null}
+     * @throws LockLostException if this client already found that hold's lease lost: the holder
+     *                           re-enters a lock it no longer has
+     */
+    Hold holdToReenter(LockKeys keys, LockProtocol protocol, String holderId) {
+        Hold hold = hold(keys, protocol, holderId);
+        if (hold == null) {
+            return null;
+        }
+        if (hold.lost()) {
+            throw lostOnReentry(hold);
+        }
+        return hold.holdsConfirmed() ? hold : null;
+    }
+
+    /**
+     * A re-entry found that Redis no longer has the holder's hold: its lease was lost.
+     *
+     * @param hold the hold re-entered
+     * @return the exception for the caller
+     */
+    LockLostException lostOnReentry(Hold hold) {
+        return foundLost(hold, ", so it cannot be re-entered: another holder may have had it meanwhile. Each "
+                + "unlock() of the holds taken before throws this too.");
+    }
+
+    /**
+     * A composite lock found that Redis no longer has the holder's hold when it came to give it its
+     * lease: its lease was lost while the composite acquired its other locks.
+     *
+     * @param hold the hold
+     * @return the exception for the caller
+     */
+    LockLostException lostBeforeLease(Hold hold) {
+        return foundLost(hold, ", before the composite lock it belongs to got all its locks: another holder may have "
+                + "had it meanwhile, so the composite lock is not acquired.");
+    }
+
+    /** Reports a hold Redis no longer has as lost (once), and says so to the caller. */
+    private LockLostException foundLost(Hold hold, String consequence) {
+        watchdog.unwatch(hold);
+        reportLost(hold);
+        return new LockLostException(hold.lockName(), "The lease of lock '" + hold.lockName() + "' was lost while '"
+                + hold.holderId() + "' held it (it expired or was deleted)" + consequence);
+    }
+
+    /**
+     * A composite lock, which acquired the holder's latest hold with the watchdog, gives it an
+     * explicit lease from now. If every hold of the holder was taken since the composite started
+     * acquiring, the lease is exactly that and the watchdog stops renewing it. Otherwise the holder
+     * held the lock before, and its earlier holds keep their lease: a watchdog hold stays one, an
+     * explicit lease only grows.
+     *
+     * @param hold                the holder's hold of the lock
+     * @param leaseMillis         the lease
+     * @param acquiringSinceNanos {@link System#nanoTime()} when the composite started acquiring
+     * @return whether the lease is to be set exactly in Redis ({@code false}: only lengthened)
+     */
+    boolean leaseFromNow(Hold hold, long leaseMillis, long acquiringSinceNanos) {
+        if (hold.acquiredNanos() - acquiringSinceNanos >= 0) {
+            watchdog.unwatch(hold);
+            hold.leaseFromNow(leaseMillis);
+            return true;
+        }
+        hold.leaseAtLeast(leaseMillis);  // a watchdog hold stays one
+        return false;
+    }
+
+    /**
+     * Records an acquisition Redis confirmed: a new hold of the holder, or one more of a hold it
+     * has. A holder whose only holds left are releases Redis never confirmed starts a new hold if
+     * Redis counted this one as its first (those releases happened); otherwise they are still in
+     * Redis and this hold joins them, renewed again if the watchdog keeps it.
      *
      * @param id          the lock's name and group
      * @param keys        the lock's keys
-     * @param holderId    the holder
+     * @param acquisition who acquired, with which hold id
      * @param protocol    the kind of lock
      * @param watchdogued whether the watchdog keeps the lease alive
      * @param leaseMillis the lease set by this acquisition
@@ -202,36 +369,38 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
      * @param handOffs    hand-offs in a row that led to this hold (0 if acquired from Redis)
      * @return the hold
      */
-    Hold acquired(LockId id, LockKeys keys, String holderId, LockProtocol protocol, boolean watchdogued,
+    Hold acquired(LockId id, LockKeys keys, HoldRef acquisition, LockProtocol protocol, boolean watchdogued,
                   long leaseMillis, Attempt attempt, int handOffs) {
-        int count = attempt.holdCount();
-        HoldId holdId = new HoldId(keys.lockKey(), protocol.type(), holderId);
-        Hold previous = holds.get(holdId);
-        if (previous != null && count > 1) {
-            previous.count(count);
-            if (watchdogued && !previous.watchdog()) {
-                previous.watchdogFromNowOn();
-                watchdog.watch(previous);
+        HoldId holdId = new HoldId(keys.lockKey(), protocol.type(), acquisition.holderId());
+        Hold[] replaced = new Hold[1];
+        Hold hold = holds.compute(holdId, (key, current) -> {
+            if (current != null && !current.lost() && (current.holdsConfirmed() || attempt.holdCount() > 1)) {
+                current.add(acquisition.holdId());
+                if (!watchdogued) {
+                    current.leaseAtLeast(leaseMillis);
+                }
+                return current;
             }
-            return previous;
-        }
-        Hold hold = new Hold(id, keys, holderId, protocol, watchdogued, leaseMillis, count, attempt.token(), handOffs);
-        holds.put(holdId, hold);
-        if (protocol.canHandOff()) {
+            replaced[0] = current;
+            return new Hold(id, keys, acquisition.holderId(), protocol, watchdogued, leaseMillis,
+                    acquisition.holdId(), attempt.token(), handOffs);
+        });
+        if (hold.protocol().canHandOff()) {
             exclusiveHolds.put(keys.lockKey(), hold);
         }
+        Hold previous = replaced[0];
         if (previous != null) {
             watchdog.unwatch(previous);
-            if (!previous.releaseUnconfirmed()) {
-                // Not released by us, yet gone: its lease was lost.
-                reportLost(previous);
-            } else if (!previous.lost()) {
-                // An unconfirmed release that did happen is simply done.
+            if (!previous.lost()) {
+                // Only releases Redis never confirmed were left, and they did happen.
                 events.released(previous, 0);
             }
         }
-        if (watchdogued) {
-            watchdog.watch(hold);
+        if (watchdogued && !hold.watchdog()) {
+            hold.watchdogFromNowOn();
+        }
+        if (hold.watchdog()) {
+            watchdog.watch(hold);  // also re-arms a hold whose last release was never confirmed
         }
         return hold;
     }
@@ -249,12 +418,11 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
     /**
      * Records a release Redis confirmed.
      *
-     * @param hold      the hold
-     * @param remaining hold count left
+     * @param hold the hold
      */
-    void released(Hold hold, int remaining) {
-        hold.count(remaining);
-        hold.releaseUnconfirmed(false);
+    void released(Hold hold) {
+        hold.releaseEnded();
+        int remaining = hold.count();
         if (remaining == 0) {
             forget(hold);
         }
@@ -262,8 +430,9 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
     }
 
     /**
-     * Records that Redis no longer has a hold the caller released: the lease was lost. Each
-     * further {@code unlock()} of the holder's remaining counts throws too.
+     * Records that Redis no longer has a hold the caller released (its release is taken out
+     * already): the lease was lost. Each further {@code unlock()} of the holder's remaining holds
+     * throws too.
      *
      * @param hold the hold
      * @return the exception for the caller
@@ -271,9 +440,8 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
     LockLostException releasedLost(Hold hold) {
         watchdog.unwatch(hold);
         reportLost(hold);
-        int remaining = hold.count() - 1;
-        hold.count(remaining);
-        if (remaining <= 0) {
+        hold.releaseEnded();
+        if (hold.count() == 0) {
             forget(hold);
         }
         return new LockLostException(hold.lockName(), "The lease of lock '" + hold.lockName()
@@ -292,7 +460,8 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
     }
 
     /**
-     * Forgets holds that ended in Redis without a confirmed release, and reports them released:
+     * Forgets holds found lost one watchdog timeout ago and never unlocked since, and holds that
+     * ended in Redis without a confirmed release, which are reported released:
      * explicit-lease holds never unlocked whose lease ended more than one watchdog timeout ago
      * ({@code lock(10, SECONDS)} used as a self-expiring lock; until then a late {@code unlock()}
      * still reports the loss, after that it finds nothing held), and last holds whose release was
@@ -300,7 +469,9 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
      */
     private void forgetExpiredHolds() {
         for (Hold hold : holds.values()) {
-            if (hold.millisSinceLeaseEnded() > watchdogLeaseMillis
+            if (hold.millisSinceLost() > watchdogLeaseMillis) {
+                forget(hold);  // reported when found lost; a later unlock() finds nothing held
+            } else if (hold.millisSinceLeaseEnded() > watchdogLeaseMillis
                     || hold.millisSinceUnconfirmedLastRelease() > watchdogLeaseMillis) {
                 forget(hold);
                 if (!hold.lost()) {

@@ -6,19 +6,47 @@ import io.distlock.core.LockListener;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
 /**
- * Hands engine events to the registered {@link LockListener}s. A listener that throws is logged
- * and does not stop the others or the engine.
+ * Hands engine events to the registered {@link LockListener}s, in the order they happened, on a
+ * thread of the client's own: never on Lettuce's event loop, where a listener that waits for Redis
+ * (or is merely slow) would stall every command of the client. A listener that throws anything,
+ * errors included, is logged and does not stop the others or the engine.
+ *
+ * <p>Results the caller sees ({@code lock()} returning, a future completing) wait for the events
+ * before them to be delivered ({@link #afterDelivery}), so a metric is up to date when the call
+ * returns; a listener that itself waits for a lock operation of the same client holds that wait
+ * up by at most {@value #DELIVERY_BOUND_MILLIS} ms, never forever.
  */
-public final class LockEvents {
+public final class LockEvents implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(LockEvents.class.getName());
+    private static final CompletableFuture<Void> NOTHING_PENDING = CompletableFuture.completedFuture(null);
+    /**
+     * Longest a result waits for the delivery of the events before it: a slow listener may leave
+     * a metric behind for a moment, but never holds a lock call up for long.
+     */
+    private static final long DELIVERY_BOUND_MILLIS = 1_000;
+    /** Set on the dispatcher thread: what a listener does there never waits for itself. */
+    private static final ThreadLocal<Boolean> DELIVERING = ThreadLocal.withInitial(() -> false);
 
     private final List<LockListener> listeners = new CopyOnWriteArrayList<>();
+    private final ExecutorService dispatcher;
+    /** Completes when the last event handed to the dispatcher was delivered (and so every earlier one). */
+    private final AtomicReference<CompletableFuture<Void>> lastDelivery = new AtomicReference<>(NOTHING_PENDING);
+
+    /** @param dispatcher one thread listeners run on, in order; shut down by {@link #close()} */
+    public LockEvents(ExecutorService dispatcher) {
+        this.dispatcher = dispatcher;
+    }
 
     /** @param listener added at the end */
     public void add(LockListener listener) {
@@ -28,6 +56,40 @@ public final class LockEvents {
     /** @param listener removed if present */
     public void remove(LockListener listener) {
         listeners.remove(listener);
+    }
+
+    /**
+     * @return completes when every event fired so far was delivered (at once when there is none or
+     *         when called by a listener, and after {@value #DELIVERY_BOUND_MILLIS} ms at the latest)
+     */
+    CompletableFuture<Void> delivered() {
+        CompletableFuture<Void> last = lastDelivery.get();
+        return last.isDone() || DELIVERING.get() ? NOTHING_PENDING
+                : last.copy().completeOnTimeout(null, DELIVERY_BOUND_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * @param result a result for the caller
+     * @param <T>    its type
+     * @return completes as {@code result} does, once the events fired before {@code result}
+     *         completed were delivered (see {@link #delivered()})
+     */
+    <T> CompletableFuture<T> afterDelivery(CompletableFuture<T> result) {
+        CompletableFuture<T> reported = new CompletableFuture<>();
+        result.whenComplete((value, error) -> delivered().thenRun(() -> {
+            if (error != null) {
+                reported.completeExceptionally(error);
+            } else {
+                reported.complete(value);
+            }
+        }));
+        return reported;
+    }
+
+    /** Delivers the events already fired, then stops the dispatcher thread. */
+    @Override
+    public void close() {
+        dispatcher.shutdown();
     }
 
     void waiting(LockId id, String type, String holderId) {
@@ -75,18 +137,43 @@ public final class LockEvents {
         return Duration.ofNanos(System.nanoTime() - startNanos);
     }
 
-    /** Builds the event only when somebody listens: most acquisitions are on the hot path. */
+    /**
+     * Builds the event now (it describes this moment) and only when somebody listens: most
+     * acquisitions are on the hot path. Delivers it on the dispatcher thread, or here once the
+     * client is closed.
+     */
     private void fire(BiConsumer<LockListener, LockEvent> method, Supplier<LockEvent> events) {
         if (listeners.isEmpty()) {
             return;
         }
         LockEvent event = events.get();
-        for (LockListener listener : listeners) {
-            try {
-                method.accept(listener, event);
-            } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "Lock listener " + listener + " failed on " + event, e);
+        CompletableFuture<Void> delivery = new CompletableFuture<>();
+        Runnable deliver = () -> {
+            DELIVERING.set(true);
+            for (LockListener listener : listeners) {
+                try {
+                    method.accept(listener, event);
+                } catch (Throwable e) {
+                    // Errors too (an AssertionError in a test listener, a Kotlin listener's checked
+                    // exception): the engine's step that fired the event must still complete.
+                    LOG.log(Level.WARNING, "Lock listener " + listener + " failed on " + event, e);
+                }
             }
+            DELIVERING.set(false);
+            delivery.complete(null);
+        };
+        boolean queued;
+        synchronized (lastDelivery) {  // queued in the order lastDelivery records (no I/O inside)
+            lastDelivery.set(delivery);
+            try {
+                dispatcher.execute(deliver);
+                queued = true;
+            } catch (RejectedExecutionException closed) {
+                queued = false;
+            }
+        }
+        if (!queued) {
+            deliver.run();
         }
     }
 }

@@ -14,26 +14,46 @@ public interface LockProtocol {
     String type();
 
     /**
-     * One attempt to acquire (or re-enter). Must be safe to repeat for the same
-     * {@code knownCount}, and undone by {@link #release} with {@code knownCount + 1}.
+     * One attempt to acquire (or re-enter). Each acquisition has a hold id of its own: repeating
+     * the attempt with the same id counts it once, and {@link #release} with that id takes back
+     * exactly this hold, never another hold of the same holder.
      *
      * @param keys        the lock's keys
      * @param holderId    who acquires
      * @param leaseMillis lease to set, &gt; 0
-     * @param knownCount  the holder's hold count before this attempt, as this client knows it
+     * @param holdId      this acquisition's hold id, unique
+     * @param reentry     whether the holder re-enters a hold this client knows it has: if Redis
+     *                    no longer has that hold, the attempt answers {@link Attempt#reentryLost()}
+     *                    instead of starting a new hold
      * @return the attempt's outcome
      */
-    CompletableFuture<Attempt> tryAcquire(LockKeys keys, String holderId, long leaseMillis, int knownCount);
+    CompletableFuture<Attempt> tryAcquire(LockKeys keys, String holderId, long leaseMillis, String holdId,
+                                          boolean reentry);
 
     /**
-     * Releases one hold; must be safe to repeat for the same {@code expectedCount}.
+     * Releases one hold, the one with the given id; safe to repeat, and a no-op for a hold id
+     * that is not there (released already, or an attempt that never ran).
      *
-     * @param keys          the lock's keys
-     * @param holderId      who releases
-     * @param expectedCount the hold count the caller has before this release
+     * @param keys     the lock's keys
+     * @param holderId who releases
+     * @param holdId   the hold to release
      * @return the remaining hold count, or {@code -1} if the holder holds nothing in Redis
      */
-    CompletableFuture<Long> release(LockKeys keys, String holderId, int expectedCount);
+    CompletableFuture<Long> release(LockKeys keys, String holderId, String holdId);
+
+    /**
+     * Gives a held lock an explicit lease from now, only while the given hold is there. For
+     * composite locks, which acquire their components with the watchdog and give them their
+     * lease once all are held. A lease made shorter wakes the lock's waiters to look again.
+     *
+     * @param keys        the lock's keys
+     * @param hold        the holder and one of its holds of this kind
+     * @param leaseMillis the lease, &gt; 0
+     * @param exact       {@code true}: set exactly (every hold of the holder asked for it);
+     *                    {@code false}: only lengthened (the holder's earlier holds keep their lease)
+     * @return {@code true} if set, {@code false} if that hold is gone (its lease was lost)
+     */
+    CompletableFuture<Boolean> setLease(LockKeys keys, HoldRef hold, long leaseMillis, boolean exact);
 
     /**
      * Deletes the lock whoever holds it and wakes its waiters.
@@ -48,14 +68,58 @@ public interface LockProtocol {
      * client, without freeing it in between; only called when {@link #canHandOff()}.
      *
      * @param keys        the lock's keys
-     * @param fromHolder  the holder releasing (hold count 1)
-     * @param toHolder    the waiting holder, who gets hold count 1
+     * @param from        the hold being released (the holder's only one)
+     * @param to          the waiting holder and its new hold's id; it gets hold count 1
      * @param leaseMillis the receiver's lease
      * @return 1 handed over; 0 the releasing holder holds it more than once (nothing changed);
      *         -1 the releasing holder holds nothing
      */
-    default CompletableFuture<Long> handOff(LockKeys keys, String fromHolder, String toHolder, long leaseMillis) {
+    default CompletableFuture<Long> handOff(LockKeys keys, HoldRef from, HoldRef to, long leaseMillis) {
         throw new UnsupportedOperationException(type() + " locks are not handed off");
+    }
+
+    /**
+     * Releases one hold like {@link #release}; if that frees the lock while holders of other
+     * clients wait for it, the lock stays taken for this client's holders until one of them took
+     * it, or for {@code yieldMillis} at most. Used when this client handed the lock on locally as
+     * often in a row as it may, so its own threads cannot win it straight back; only called when
+     * {@link #canHandOff()}.
+     *
+     * @param keys        the lock's keys
+     * @param holderId    who releases
+     * @param holdId      the hold to release
+     * @param yieldMillis the longest the lock stays kept for the other clients
+     * @param subscribed  whether this client listens on the lock's channel (its own subscription
+     *                    does not count as a waiter of another client). Counting it while it is
+     *                    still being made or ended at worst skips a yield; not counting it while
+     *                    Redis has it would yield to nobody, so callers count it when in doubt
+     * @return as {@link #release}
+     */
+    default CompletableFuture<Long> releaseYielding(LockKeys keys, String holderId, String holdId, long yieldMillis,
+                                                    boolean subscribed) {
+        throw new UnsupportedOperationException(type() + " locks are not handed off, so never yielded");
+    }
+
+    /**
+     * Releases one hold like {@link #release}; if that was the holder's last, the lock stays
+     * taken, by nobody, for {@code keepMillis} more and then frees itself; nobody is woken before.
+     * A job's minimum hold time: the next run, on any instance or thread, waits that long.
+     *
+     * @param keys       the lock's keys
+     * @param holderId   who releases
+     * @param holdId     the hold to release
+     * @param keepMillis how long the lock stays taken, &gt; 0
+     * @return as {@link #release}
+     * @throws UnsupportedOperationException if this kind of lock cannot be kept (see
+     *                                       {@link #canKeep()})
+     */
+    default CompletableFuture<Long> releaseKeeping(LockKeys keys, String holderId, String holdId, long keepMillis) {
+        throw new UnsupportedOperationException(type() + " locks cannot be kept taken after their release");
+    }
+
+    /** @return whether {@link #releaseKeeping} is supported */
+    default boolean canKeep() {
+        return false;
     }
 
     /** @return whether {@link #handOff} is supported: the lock has no order of its own to keep */
@@ -93,11 +157,14 @@ public interface LockProtocol {
     }
 
     /**
-     * Renews the leases of a batch of holds of this kind, all in one cluster slot.
+     * Renews the leases of a batch of holds of this kind, all in one cluster slot, each only while
+     * Redis still has the given hold of it.
      *
      * @param holds       holds to renew
+     * @param holdIds     per hold, in order, a hold id of it ({@link Hold#renewalId()} when the batch
+     *                    was made): the lease is renewed only while Redis has that one
      * @param leaseMillis new lease
-     * @return per hold, in order, whether it is still held (and renewed)
+     * @return per hold, in order, whether that hold id is still held (and renewed)
      */
-    CompletableFuture<List<Long>> renew(List<Hold> holds, long leaseMillis);
+    CompletableFuture<List<Long>> renew(List<Hold> holds, List<String> holdIds, long leaseMillis);
 }

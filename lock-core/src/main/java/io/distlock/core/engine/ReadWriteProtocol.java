@@ -11,7 +11,8 @@ import java.util.concurrent.CompletableFuture;
 /**
  * One half (read or write) of the read-write lock in Redis: a hash with the mode and a count per
  * holder ({@code r:<holder>}, {@code w:<holder>}), and a sorted set giving each reader's own lease
- * end by the server's clock. See {@code rw_lock.lua}, {@code rw_unlock.lua}, {@code rw_renew.lua}.
+ * end by the server's clock. See {@code rw_lock.lua}, {@code rw_unlock.lua}, {@code rw_renew.lua},
+ * {@code rw_lease.lua}.
  * Releases wake every local waiter, since several readers may get in at once.
  */
 public final class ReadWriteProtocol implements LockProtocol {
@@ -45,10 +46,11 @@ public final class ReadWriteProtocol implements LockProtocol {
     }
 
     @Override
-    public CompletableFuture<Attempt> tryAcquire(LockKeys keys, String holderId, long leaseMillis, int knownCount) {
+    public CompletableFuture<Attempt> tryAcquire(LockKeys keys, String holderId, long leaseMillis, String holdId,
+                                                 boolean reentry) {
         CompletableFuture<List<Long>> reply = scripts.run(Scripts.RW_LOCK, ScriptOutputType.MULTI,
-                new String[] {keys.lockKey(), keys.derived(READERS)}, Long.toString(leaseMillis), holderId,
-                Integer.toString(knownCount), mode);
+                new String[] {keys.lockKey(), keys.derived(READERS)}, Long.toString(leaseMillis), holderId, holdId,
+                mode, reentry ? "1" : "0");
         return reply.thenCompose(r -> {
             if (r.get(0) == -1L) {
                 return CompletableFuture.failedFuture(new IllegalMonitorStateException("Holder '" + holderId
@@ -56,16 +58,23 @@ public final class ReadWriteProtocol implements LockProtocol {
                         + "is not supported (it would deadlock against the other readers). Release the read lock "
                         + "first, or take the write lock from the start (a writer may take the read lock)."));
             }
-            return CompletableFuture.completedFuture(r.get(0) == 1L ? Attempt.acquired(r.get(1).intValue())
-                    : Attempt.busy(r.get(1)));
+            return CompletableFuture.completedFuture(Attempt.of(r));
         });
     }
 
     @Override
-    public CompletableFuture<Long> release(LockKeys keys, String holderId, int expectedCount) {
+    public CompletableFuture<Long> release(LockKeys keys, String holderId, String holdId) {
         return scripts.run(Scripts.RW_UNLOCK, ScriptOutputType.INTEGER,
-                new String[] {keys.lockKey(), keys.derived(READERS), keys.channel()}, holderId,
-                Integer.toString(expectedCount), mode, LockSubscriptions.WAKE_ALL, publishCommand);
+                new String[] {keys.lockKey(), keys.derived(READERS), keys.channel()}, holderId, holdId, mode,
+                LockSubscriptions.WAKE_ALL, publishCommand);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> setLease(LockKeys keys, HoldRef hold, long leaseMillis, boolean exact) {
+        return scripts.run(Scripts.RW_LEASE, ScriptOutputType.BOOLEAN,
+                new String[] {keys.lockKey(), keys.derived(READERS), keys.channel()}, Long.toString(leaseMillis),
+                holderField(hold.holderId()), hold.holdId(), exact ? "1" : "0", LockSubscriptions.WAKE_ALL,
+                publishCommand);
     }
 
     @Override
@@ -76,15 +85,16 @@ public final class ReadWriteProtocol implements LockProtocol {
     }
 
     @Override
-    public CompletableFuture<List<Long>> renew(List<Hold> holds, long leaseMillis) {
+    public CompletableFuture<List<Long>> renew(List<Hold> holds, List<String> holdIds, long leaseMillis) {
         String[] keys = new String[holds.size() * 2];
-        String[] args = new String[holds.size() + 1];
+        String[] args = new String[holds.size() * 2 + 1];
         args[0] = Long.toString(leaseMillis);
         for (int i = 0; i < holds.size(); i++) {
             Hold hold = holds.get(i);
             keys[2 * i] = hold.keys().lockKey();
             keys[2 * i + 1] = hold.keys().derived(READERS);
-            args[i + 1] = holderField(hold.holderId());
+            args[2 * i + 1] = holderField(hold.holderId());
+            args[2 * i + 2] = holdIds.get(i);
         }
         return scripts.run(Scripts.RW_RENEW, ScriptOutputType.MULTI, keys, args);
     }

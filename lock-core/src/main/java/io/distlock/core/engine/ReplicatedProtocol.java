@@ -36,22 +36,23 @@ public final class ReplicatedProtocol implements LockProtocol {
     }
 
     @Override
-    public CompletableFuture<Attempt> tryAcquire(LockKeys keys, String holderId, long leaseMillis, int knownCount) {
+    public CompletableFuture<Attempt> tryAcquire(LockKeys keys, String holderId, long leaseMillis, String holdId,
+                                                 boolean reentry) {
         long mark = acks.mark();
-        return delegate.tryAcquire(keys, holderId, leaseMillis, knownCount).thenCompose(attempt -> {
+        return delegate.tryAcquire(keys, holderId, leaseMillis, holdId, reentry).thenCompose(attempt -> {
             if (!attempt.acquired() || attempt.holdCount() > 1) {
                 // A re-entry changes nothing another holder could see: its first hold was acknowledged.
                 return CompletableFuture.completedFuture(attempt);
             }
             return acks.await(keys.lockKey(), mark).handle((ok, error) -> error).thenCompose(error -> error == null
                     ? CompletableFuture.completedFuture(attempt)
-                    : giveBack(keys, holderId, attempt, RedisFailures.unwrap(error)));
+                    : giveBack(keys, new HoldRef(holderId, holdId), RedisFailures.unwrap(error)));
         });
     }
 
     /** Releases an unconfirmed hold, then fails the attempt saying why and whether the release worked. */
-    private CompletableFuture<Attempt> giveBack(LockKeys keys, String holderId, Attempt attempt, Throwable why) {
-        return delegate.release(keys, holderId, attempt.holdCount()).handle((released, releaseError) -> {
+    private CompletableFuture<Attempt> giveBack(LockKeys keys, HoldRef hold, Throwable why) {
+        return delegate.release(keys, hold.holderId(), hold.holdId()).handle((released, releaseError) -> {
             String reason = why instanceof ReplicaAcks.Unconfirmed ? why.getMessage()
                     : "waiting for replicas failed (" + why + ")";
             String outcome = releaseError == null ? "so it was released again"
@@ -65,9 +66,29 @@ public final class ReplicatedProtocol implements LockProtocol {
     }
 
     @Override
-    public CompletableFuture<Long> release(LockKeys keys, String holderId, int expectedCount) {
+    public CompletableFuture<Long> release(LockKeys keys, String holderId, String holdId) {
         long mark = acks.mark();
-        return acknowledged(keys, "release", mark, delegate.release(keys, holderId, expectedCount), -1L);
+        return acknowledged(keys, "release", mark, delegate.release(keys, holderId, holdId), -1L);
+    }
+
+    @Override
+    public CompletableFuture<Long> releaseKeeping(LockKeys keys, String holderId, String holdId, long keepMillis) {
+        long mark = acks.mark();
+        return acknowledged(keys, "release", mark, delegate.releaseKeeping(keys, holderId, holdId, keepMillis), -1L);
+    }
+
+    @Override
+    public boolean canKeep() {
+        return delegate.canKeep();
+    }
+
+    /**
+     * Not waited for: it neither takes nor frees the lock, and a promoted replica that missed it
+     * still has the lease the composite acquired the hold with, the watchdog's.
+     */
+    @Override
+    public CompletableFuture<Boolean> setLease(LockKeys keys, HoldRef hold, long leaseMillis, boolean exact) {
+        return delegate.setLease(keys, hold, leaseMillis, exact);
     }
 
     @Override
@@ -110,7 +131,7 @@ public final class ReplicatedProtocol implements LockProtocol {
     }
 
     @Override
-    public CompletableFuture<List<Long>> renew(List<Hold> holds, long leaseMillis) {
-        return delegate.renew(holds, leaseMillis);
+    public CompletableFuture<List<Long>> renew(List<Hold> holds, List<String> holdIds, long leaseMillis) {
+        return delegate.renew(holds, holdIds, leaseMillis);
     }
 }

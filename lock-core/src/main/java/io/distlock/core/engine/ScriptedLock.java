@@ -4,6 +4,7 @@ import io.distlock.core.LockException;
 import io.distlock.core.RedisLock;
 import io.distlock.core.pubsub.WakeUpChannel;
 
+import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -15,13 +16,21 @@ import java.util.function.Supplier;
  * (thread holders, blocking and async acquisition, leases, retry-safe release, lost leases) in one
  * place for every kind of lock.
  */
-public class ScriptedLock implements RedisLock {
+public class ScriptedLock implements RedisLock, SettableLease {
 
     /**
      * Most hand-offs between holders of one client in a row before a release goes through Redis
-     * (and its channel), so waiters in other JVMs are not starved by a busy JVM.
+     * (and its channel) and yields the lock to waiters of other clients, so waiters in other JVMs
+     * are not starved by a busy JVM.
      */
     static final int MAX_HAND_OFFS_IN_A_ROW = 16;
+
+    /**
+     * How long a lock yielded to the other clients stays free for them only: long enough for a
+     * woken waiter of another JVM to ask for it (a pub/sub message and one round trip), short
+     * enough that a waiter that died or stalled holds nobody up for long.
+     */
+    static final long YIELD_MILLIS = 50;
 
     /** Longest explicit lease: Redis rejects expiry times that overflow its clock arithmetic. */
     static final long MAX_LEASE_MILLIS = TimeUnit.DAYS.toMillis(365);
@@ -109,7 +118,7 @@ public class ScriptedLock implements RedisLock {
         checkHolder(holderId);
         Acquisition acquisition = Acquisition.start(engine, id, keys, protocol, holderId,
                 Math.max(0, toMillis(waitTime, unit)), leaseMillis(leaseTime, unit));
-        CompletableFuture<Boolean> acquired = acquisition.outcome().thenApply(Objects::nonNull);
+        CompletableFuture<Boolean> acquired = engine.forCaller(acquisition.outcome().thenApply(Objects::nonNull));
         acquired.whenComplete((ok, error) -> {
             if (!Boolean.TRUE.equals(ok)) {
                 // Not acquired, or the caller ended the future (cancel, orTimeout, complete):
@@ -123,7 +132,60 @@ public class ScriptedLock implements RedisLock {
     @Override
     public CompletableFuture<Void> unlockAsync(String holderId) {
         checkHolder(holderId);
-        return release(holderId);
+        return engine.forCaller(release(holderId));
+    }
+
+    @Override
+    public CompletableFuture<Void> unlockKeepingAsync(String holderId, Duration keep) {
+        checkHolder(holderId);
+        Objects.requireNonNull(keep, "keep must not be null");
+        if (keep.isNegative() || keep.isZero()) {
+            throw new IllegalArgumentException("keep must be positive, was " + keep);
+        }
+        if (!protocol.canKeep()) {
+            return CompletableFuture.failedFuture(new UnsupportedOperationException("Lock '" + name + "' is a "
+                    + protocol.type() + " lock, which cannot be kept taken after its release; reentrant and fenced "
+                    + "locks can"));
+        }
+        return engine.forCaller(release(holderId, null, keep.toMillis()));
+    }
+
+    @Override
+    public CompletableFuture<Void> leaseFromNow(String holderId, long leaseMillis, long acquiringSinceNanos) {
+        checkHolder(holderId);
+        return engine.events().afterDelivery(startLeaseFromNow(holderId, leaseMillis, acquiringSinceNanos));
+    }
+
+    /** {@link #leaseFromNow(String, long, long)} without waiting for the delivery of its events. */
+    private CompletableFuture<Void> startLeaseFromNow(String holderId, long leaseMillis, long acquiringSinceNanos) {
+        engine.ensureOpen();
+        Hold hold = engine.hold(keys, protocol, holderId);
+        String holdId = hold == null ? null : hold.latestHoldId();
+        if (holdId == null) {
+            return CompletableFuture.failedFuture(new IllegalMonitorStateException(
+                    "Lock '" + name + "' is not held by " + describe(holderId)));
+        }
+        if (hold.lost()) {
+            return CompletableFuture.failedFuture(engine.lostBeforeLease(hold));
+        }
+        long lease = leaseMillis(leaseMillis, TimeUnit.MILLISECONDS);
+        boolean exact = engine.leaseFromNow(hold, lease, acquiringSinceNanos);
+        return protocol.setLease(keys, new HoldRef(holderId, holdId), lease, exact)
+                .orTimeout(commandLimit(), TimeUnit.MILLISECONDS)
+                .handle((stillHeld, error) -> {
+                    if (error != null) {
+                        throw RedisFailures.translate("set the lease of lock '" + name + "'", error);
+                    }
+                    if (!stillHeld) {
+                        throw engine.lostBeforeLease(hold);
+                    }
+                    return null;
+                });
+    }
+
+    @Override
+    public CompletableFuture<Void> leaseFromNow(long leaseMillis, long acquiringSinceNanos) {
+        return leaseFromNow(currentHolder(), leaseMillis, acquiringSinceNanos);
     }
 
     @Override
@@ -199,50 +261,86 @@ public class ScriptedLock implements RedisLock {
         }
     }
 
-    /** The caller stops waiting: abandon, or if the lock was acquired meanwhile, give it back. */
+    /**
+     * The caller stops waiting: abandon, or if the lock was acquired meanwhile, give back exactly
+     * the hold this acquisition took (never another hold of the same holder).
+     */
     private void giveUp(Acquisition acquisition) {
         if (!acquisition.abandon()) {
             acquisition.outcome().thenAccept(hold -> {
                 if (hold != null) {
-                    release(hold.holderId());
+                    release(hold.holderId(), acquisition.holdId());
                 }
             });
         }
     }
 
     /**
-     * Releases one hold of a holder; retry-safe (see {@code unlock.lua}). The last hold goes
-     * straight to a sleeping waiter of this client if there is one ({@code hand_off.lua}), at most
-     * {@link #MAX_HAND_OFFS_IN_A_ROW} times in a row so waiters in other JVMs get their turn.
+     * Releases the holder's latest hold; retry-safe: a release Redis did not confirm is sent
+     * again first (see {@code unlock.lua}). The last hold goes straight to a sleeping waiter of
+     * this client for the same kind of lock if there is one ({@code hand_off.lua}), at most
+     * {@link #MAX_HAND_OFFS_IN_A_ROW} times in a row. The release after that goes through Redis and
+     * yields the lock to waiters of other clients, if any listen, for {@link #YIELD_MILLIS} at
+     * most, so waiters in other JVMs get their turn: without the yield this client's own threads,
+     * one round trip away, would take it back before a waiter woken by the release message could.
      *
      * @param holderId the holder
      * @return completes when Redis confirmed the release
      */
     protected CompletableFuture<Void> release(String holderId) {
+        return release(holderId, null);
+    }
+
+    /**
+     * @param holdId the hold to release, or {@code null} for the holder's latest
+     * @see #release(String)
+     */
+    private CompletableFuture<Void> release(String holderId, String holdId) {
+        return release(holderId, holdId, 0);
+    }
+
+    /**
+     * @param keepMillis &gt; 0: a last hold leaves the lock taken, by nobody, that long (see
+     *                   {@link #unlockKeepingAsync}); 0: a plain release
+     * @see #release(String)
+     */
+    private CompletableFuture<Void> release(String holderId, String holdId, long keepMillis) {
+        return engine.events().afterDelivery(startRelease(holderId, holdId, keepMillis));
+    }
+
+    /** {@link #release(String, String, long)} without waiting for the delivery of its events. */
+    private CompletableFuture<Void> startRelease(String holderId, String holdId, long keepMillis) {
         engine.ensureOpen();
         Hold hold = engine.hold(keys, protocol, holderId);
-        if (hold == null) {
+        Hold.Release taken = hold == null ? null : hold.takeForRelease(holdId);
+        if (taken == null) {
             return CompletableFuture.failedFuture(new IllegalMonitorStateException(
                     "Lock '" + name + "' is not held by " + describe(holderId)));
         }
         if (hold.lost()) {
             return CompletableFuture.failedFuture(engine.releasedLost(hold));
         }
-        int expected = hold.count();
         long dropsBefore = engine.connectionDrops();
-        boolean retry = hold.releaseUnconfirmed();
-        hold.releaseUnconfirmed(true);
         Acquisition next = null;
-        if (expected == 1) {
+        if (taken.last()) {
             engine.releasing(hold);
-            next = claimSleepingWaiter(hold);
+            next = keepMillis > 0 ? null : claimSleepingWaiter(hold);
         }
-        CompletableFuture<Long> remaining = next == null
-                ? hold.protocol().release(keys, holderId, expected)
-                : handOff(hold, next);
+        CompletableFuture<Long> remaining;
+        if (keepMillis > 0) {
+            remaining = hold.protocol().releaseKeeping(keys, holderId, taken.holdId(), keepMillis);
+        } else if (next != null) {
+            remaining = handOff(hold, taken.holdId(), next);
+        } else if (taken.last() && handOffsUsedUp(hold)) {
+            remaining = hold.protocol().releaseYielding(keys, holderId, taken.holdId(), YIELD_MILLIS,
+                    engine.listensOn(keys.channel()));
+        } else {
+            remaining = hold.protocol().release(keys, holderId, taken.holdId());
+        }
         Acquisition receiver = next;
         return remaining.handle((left, error) -> {
             if (error != null) {
+                hold.releaseUnconfirmed(taken.holdId());
                 throw new LockException("Redis did not confirm the release of lock '" + name
                         + "'; it may or may not be released. Calling unlock again is safe.",
                         RedisFailures.translate("release lock '" + name + "'", error));
@@ -250,9 +348,9 @@ public class ScriptedLock implements RedisLock {
             // Our last hold already gone is ambiguous after a retry of ours, or after a dropped
             // connection (Lettuce then sends the release again by itself): the earlier run may
             // have released it. Taken as released; a lease lost meanwhile goes unreported then.
-            boolean maybeRunTwice = retry || engine.connectionDrops() != dropsBefore;
-            if (left >= 0 || (maybeRunTwice && expected == 1)) {
-                engine.released(hold, (int) Math.max(0, left));
+            boolean maybeRunTwice = taken.retry() || engine.connectionDrops() != dropsBefore;
+            if (left >= 0 || (maybeRunTwice && taken.last())) {
+                engine.released(hold);
                 if (receiver != null && left == 0) {
                     receiver.handedOff(hold.handOffs() + 1);
                 }
@@ -262,12 +360,21 @@ public class ScriptedLock implements RedisLock {
         });
     }
 
+    /** @return a sleeping waiter of this client for the same kind of lock, claimed for a hand-off */
     private Acquisition claimSleepingWaiter(Hold hold) {
-        if (!hold.protocol().canHandOff() || hold.handOffs() >= MAX_HAND_OFFS_IN_A_ROW) {
+        if (!hold.protocol().canHandOff() || handOffsUsedUp(hold)) {
             return null;
         }
         WakeUpChannel<Acquisition> sleepers = engine.subscriptions().find(keys.channel());
-        return sleepers == null ? null : sleepers.claimOne();
+        return sleepers == null ? null : sleepers.claimFirst(waiter -> waiter.protocol() == hold.protocol());
+    }
+
+    /**
+     * @return whether the lock came to this hold through as many local hand-offs in a row as
+     *         allowed: its release goes through Redis and yields the lock to the other clients
+     */
+    private static boolean handOffsUsedUp(Hold hold) {
+        return hold.protocol().canHandOff() && hold.handOffs() >= MAX_HAND_OFFS_IN_A_ROW;
     }
 
     /**
@@ -275,8 +382,9 @@ public class ScriptedLock implements RedisLock {
      *
      * @return what a plain release would: 0 when handed over, -1 when the holder held nothing
      */
-    private CompletableFuture<Long> handOff(Hold hold, Acquisition next) {
-        return hold.protocol().handOff(keys, hold.holderId(), next.holderId(), next.leaseMillis())
+    private CompletableFuture<Long> handOff(Hold hold, String holdId, Acquisition next) {
+        return hold.protocol().handOff(keys, new HoldRef(hold.holderId(), holdId),
+                        new HoldRef(next.holderId(), next.holdId()), next.leaseMillis())
                 .handle((result, error) -> {
                     if (error != null) {
                         next.handOffFailed(error);
@@ -287,8 +395,8 @@ public class ScriptedLock implements RedisLock {
                     }
                     next.handOffFailed(null);
                     return result == -1L ? CompletableFuture.completedFuture(-1L)
-                            // Redis counts more holds than we do: release one the ordinary way.
-                            : hold.protocol().release(keys, hold.holderId(), 1);
+                            // Redis counts more holds than we do: release ours the ordinary way.
+                            : hold.protocol().release(keys, hold.holderId(), holdId);
                 })
                 .thenCompose(future -> future);
     }

@@ -8,6 +8,8 @@ import java.lang.System.Logger.Level;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
@@ -16,12 +18,16 @@ import java.util.function.Supplier;
 /**
  * The client's lock channel subscriptions, all multiplexed on one pub/sub connection. One Redis
  * subscription per channel however many threads wait on it, reference counted: subscribed by the
- * first waiter, unsubscribed when the last one leaves. Subscribe and unsubscribe of one channel
- * are issued under that channel's map entry, so they reach Redis in the order they were decided.
+ * first waiter, unsubscribed once nobody has waited on it for {@value #LINGER_MILLIS} ms. A lock
+ * waited for again within that time (a busy lock, contended across instances) costs no new
+ * subscription, and its waiter can sleep right after its first attempt, since the release it waits
+ * for is published on a subscription that was already there when it looked. Subscribe and
+ * unsubscribe of one channel are issued under that channel's map entry, so they reach Redis in the
+ * order they were decided.
  *
  * <p>After a reconnect Lettuce subscribes again by itself; a message published while the
- * connection was down is lost, so on that re-subscription a sleeper of the channel is woken to
- * try again. A sharded subscription the server ends because its slot moved (a cluster failover or
+ * connection was down is lost, so on that re-subscription every sleeper of the channel is woken
+ * to try again. A sharded subscription the server ends because its slot moved (a cluster failover or
  * resharding) is subscribed again the same way.
  *
  * @param <T> what sleeps on the channels (the engine's acquisitions)
@@ -42,6 +48,8 @@ public final class LockSubscriptions<T> {
     /** First pause before subscribing again after a failed re-subscription; doubles up to the maximum. */
     private static final long RESUBSCRIBE_FIRST_RETRY_MILLIS = 100;
     private static final long RESUBSCRIBE_MAX_RETRY_MILLIS = 2_000;
+    /** How long a channel nobody waits on stays subscribed. */
+    static final long LINGER_MILLIS = 1_000;
 
     private final RedisPubSubAsyncCommands<String, String> commands;
     private final boolean sharded;
@@ -51,6 +59,7 @@ public final class LockSubscriptions<T> {
     /** Per channel, our {@code SUNSUBSCRIBE}s whose answer has not come yet. */
     private final ConcurrentHashMap<String, Integer> ownUnsubscribes = new ConcurrentHashMap<>();
     private final Supplier<CompletionStage<?>> refreshRoutes;
+    private final ScheduledExecutorService scheduler;
 
     /**
      * @param connection the client's dedicated pub/sub connection
@@ -60,13 +69,16 @@ public final class LockSubscriptions<T> {
      * @param refreshRoutes brings the client's slot map up to date before a channel the server
      *                   dropped is subscribed again (Lettuce routes {@code SSUBSCRIBE} by it, and
      *                   a subscription left on the slot's old node hears nothing)
+     * @param scheduler     ends subscriptions nobody waits on any more
      */
     public LockSubscriptions(StatefulRedisPubSubConnection<String, String> connection, boolean sharded,
-                             Function<T, String> idOf, Supplier<CompletionStage<?>> refreshRoutes) {
+                             Function<T, String> idOf, Supplier<CompletionStage<?>> refreshRoutes,
+                             ScheduledExecutorService scheduler) {
         this.commands = connection.async();
         this.sharded = sharded;
         this.idOf = idOf;
         this.refreshRoutes = refreshRoutes;
+        this.scheduler = scheduler;
         connection.addListener(new RedisPubSubAdapter<>() {
             @Override
             public void message(String channel, String message) {
@@ -99,7 +111,7 @@ public final class LockSubscriptions<T> {
      * A sharded subscription ended: either the last waiter left (then the channel is gone from the
      * map), or the server dropped it because the channel's slot moved to another node, as in a
      * failover. While waiters remain, subscribe again (routed to the slot's node by then) until it
-     * works; the confirmation wakes a waiter, since a release may have been missed meanwhile.
+     * works; the confirmation wakes the waiters, since a release may have been missed meanwhile.
      */
     private void endedByServer(String channel) {
         if (consumeOwnUnsubscribe(channel)) {
@@ -126,7 +138,7 @@ public final class LockSubscriptions<T> {
      * Subscribes every sharded channel that has waiters again, e.g. after the cluster topology
      * changed: a master that died sends no {@code SUNSUBSCRIBE}, but its slots' channels now live
      * on the replica that replaced it. A channel still subscribed is merely confirmed again, which
-     * wakes one waiter to look once more.
+     * wakes its waiters to look once more.
      */
     public void resubscribeAll() {
         if (sharded) {
@@ -175,9 +187,10 @@ public final class LockSubscriptions<T> {
         // and a release published while the connection was down would wake nobody.
         WakeUpChannel<T> waiters = channels.computeIfPresent(channel, (name, current) -> current);
         if (waiters != null && waiters.confirmations.incrementAndGet() > 1) {
-            // A re-subscription after reconnect: releases made while we were away
-            // published to nobody, so let a waiter look again.
-            waiters.wakeOne();
+            // A re-subscription after reconnect: releases made while we were away published to
+            // nobody. Which kind of release was missed is unknown (a read-write lock's wakes every
+            // reader), so every sleeper looks again, once per re-subscription.
+            waiters.wakeAll();
         }
     }
 
@@ -213,7 +226,8 @@ public final class LockSubscriptions<T> {
     }
 
     /**
-     * Leaves a channel joined with {@link #join(String)}; the last one to leave unsubscribes.
+     * Leaves a channel joined with {@link #join(String)}. Once nobody has waited on it for
+     * {@value #LINGER_MILLIS} ms, it is unsubscribed.
      *
      * @param waiters what {@link #join(String)} returned (or would have)
      */
@@ -222,18 +236,55 @@ public final class LockSubscriptions<T> {
             if (current != waiters || --current.references > 0) {
                 return current;
             }
-            try {
-                if (sharded) {
-                    ownUnsubscribes.merge(name, 1, Integer::sum);  // before sending: the answer may come first
-                    commands.sunsubscribe(name);
-                } else {
-                    commands.unsubscribe(name);
-                }
-            } catch (RuntimeException e) {
-                // The connection is closed or broken: there is no subscription left to end.
-            }
-            return null;
+            current.unusedSinceNanos = System.nanoTime();
+            return current.expiryScheduled ? current : scheduleExpiry(current, LINGER_MILLIS);
         });
+    }
+
+    /**
+     * Unsubscribes the channel if nobody has waited on it for {@value #LINGER_MILLIS} ms; looks
+     * again later if somebody did meanwhile and left again.
+     */
+    private void expire(WakeUpChannel<T> waiters) {
+        channels.computeIfPresent(waiters.channel(), (name, current) -> {
+            if (current != waiters) {
+                return current;
+            }
+            if (current.references > 0) {
+                current.expiryScheduled = false;  // the next one to leave it last schedules it again
+                return current;
+            }
+            long unusedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - current.unusedSinceNanos);
+            return unusedMillis < LINGER_MILLIS ? scheduleExpiry(current, LINGER_MILLIS - unusedMillis)
+                    : unsubscribe(current);
+        });
+    }
+
+    /** Called under the channel's map entry; returns what the entry keeps. */
+    private WakeUpChannel<T> scheduleExpiry(WakeUpChannel<T> waiters, long delayMillis) {
+        try {
+            scheduler.schedule(() -> expire(waiters), delayMillis, TimeUnit.MILLISECONDS);
+            waiters.expiryScheduled = true;
+            return waiters;
+        } catch (RejectedExecutionException closing) {
+            return unsubscribe(waiters);
+        }
+    }
+
+    /** Called under the channel's map entry; returns {@code null}, which removes it. */
+    private WakeUpChannel<T> unsubscribe(WakeUpChannel<T> waiters) {
+        String name = waiters.channel();
+        try {
+            if (sharded) {
+                ownUnsubscribes.merge(name, 1, Integer::sum);  // before sending: the answer may come first
+                commands.sunsubscribe(name);
+            } else {
+                commands.unsubscribe(name);
+            }
+        } catch (RuntimeException e) {
+            // The connection is closed or broken: there is no subscription left to end.
+        }
+        return null;
     }
 
     /**
@@ -254,7 +305,10 @@ public final class LockSubscriptions<T> {
         return channels.get(channel);
     }
 
-    /** @return number of channels subscribed now (for tests and diagnostics) */
+    /**
+     * @return number of channels subscribed now, including those nobody has waited on for less
+     *         than {@value #LINGER_MILLIS} ms (for tests and diagnostics)
+     */
     public int activeChannels() {
         return channels.size();
     }

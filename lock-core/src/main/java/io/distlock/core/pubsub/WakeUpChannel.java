@@ -12,17 +12,19 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * The local sleepers of one lock channel, in arrival order. Each message on the channel (the
  * lock became free) wakes exactly one sleeper, so the threads of one JVM that wait for the same
- * lock do not all ask Redis at once; the woken one tries, and the next release wakes the next. A
- * message that finds nobody sleeping is kept (one at most) for the next sleeper. A releasing
- * holder of this client may instead {@link #claimOne() claim} the longest sleeper to hand the
- * lock to it directly.
+ * lock do not all ask Redis at once; the woken one tries, and the next release wakes the next.
+ * Every wake-up is counted ({@link #wakeUps()}): a sleeper whose last look at the lock came before
+ * a wake-up does not sleep, whether or not the wake-up found somebody sleeping. A releasing holder
+ * of this client may instead {@link #claimFirst claim} the longest sleeper to hand the lock to it
+ * directly.
  *
  * <p>Reference counted by {@link LockSubscriptions}: the Redis subscription lives as long as
- * somebody waits.
+ * somebody waits, and a little longer, so a lock waited for again soon needs no new subscription.
  *
  * @param <T> what sleeps here (the engine's acquisitions)
  */
@@ -48,9 +50,14 @@ public final class WakeUpChannel<T> {
     private final Set<String> pendingById = new HashSet<>();
     private final ReentrantLock lock = new ReentrantLock();
     private final ArrayDeque<Sleep<T>> sleeps = new ArrayDeque<>();
-    private boolean pendingWakeUp;
+    /** Release wake-ups so far ({@link #wakeOne()}, {@link #wakeAll()}). Guarded by {@link #lock}. */
+    private long wakeUps;
     /** Guarded by the map entry of {@link LockSubscriptions}. */
     int references;
+    /** When {@link #references} last fell to 0, as {@link System#nanoTime()}; guarded likewise. */
+    long unusedSinceNanos;
+    /** Whether an expiry check of this channel is scheduled; guarded likewise. */
+    boolean expiryScheduled;
     /** Subscriptions Redis confirmed for this channel: more than one means Lettuce re-subscribed. */
     final AtomicInteger confirmations = new AtomicInteger();
     /** Completes when Redis confirmed the subscription. */
@@ -72,15 +79,30 @@ public final class WakeUpChannel<T> {
         return channel;
     }
 
+    /** @return release wake-ups so far: read before an attempt, handed to {@link #sleep} after it */
+    public long wakeUps() {
+        lock.lock();
+        try {
+            return wakeUps;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /**
-     * Sleeps until the next wake-up.
+     * Sleeps until the next wake-up. A sleeper whose last look at the lock was on its way while
+     * a release woke this channel does not sleep at all: that release may be the one its look
+     * missed (several sleepers can be in that state at once when a release wakes all). This is
+     * how no release is missed: every sleeper passes the wake-ups it saw before its last look.
      *
-     * @param sleeper       who sleeps (returned by {@link #claimOne()} if claimed)
+     * @param sleeper       who sleeps (returned by {@link #claimFirst} if claimed)
      * @param timeoutMillis give up after this long (typically the holder's remaining lease)
      * @param timer         schedules the timeout
+     * @param seenWakeUps   {@link #wakeUps()} read before the sleeper's last look at the lock
      * @return how the sleep ended; completing it with {@link Wake#TIMED_OUT} ends it early
      */
-    public CompletableFuture<Wake> sleep(T sleeper, long timeoutMillis, ScheduledExecutorService timer) {
+    public CompletableFuture<Wake> sleep(T sleeper, long timeoutMillis, ScheduledExecutorService timer,
+                                         long seenWakeUps) {
         CompletableFuture<Wake> wake = new CompletableFuture<>();
         Sleep<T> sleep = new Sleep<>(sleeper, wake);
         lock.lock();
@@ -89,8 +111,11 @@ public final class WakeUpChannel<T> {
                 wake.complete(Wake.TIMED_OUT);
                 return wake;
             }
-            if (pendingWakeUp || pendingById.remove(idOf.apply(sleeper))) {
-                pendingWakeUp = false;
+            if (wakeUps != seenWakeUps) {
+                wake.complete(Wake.RELEASED);
+                return wake;
+            }
+            if (pendingById.remove(idOf.apply(sleeper))) {
                 wake.complete(Wake.RELEASED);
                 return wake;
             }
@@ -125,21 +150,28 @@ public final class WakeUpChannel<T> {
     }
 
     /**
-     * Wakes one sleeper, or keeps the wake-up for the next one if nobody sleeps. Called for every
-     * message on the channel, and by a woken sleeper that leaves without taking the lock so the
-     * wake-up is not lost.
+     * Counts a wake-up and wakes one sleeper, if any. Called for every message on the channel, and
+     * by a woken sleeper that leaves without taking the lock so the wake-up is not lost.
      */
     public void wakeOne() {
-        takeFirst(Wake.RELEASED, true);
+        countWakeUp();
+        takeFirst(Wake.RELEASED);
     }
 
-    /**
-     * Wakes every sleeper (the lock may admit many at once, like readers) and keeps a wake-up for
-     * the next one to sleep: it may be one whose attempt was on its way while the lock was freed.
-     */
+    /** Counts a wake-up and wakes every sleeper (the lock may admit many at once, like readers). */
     public void wakeAll() {
-        while (takeFirst(Wake.RELEASED, true) != null) {
+        countWakeUp();
+        while (takeFirst(Wake.RELEASED) != null) {
             // woke one more
+        }
+    }
+
+    private void countWakeUp() {
+        lock.lock();
+        try {
+            wakeUps++;
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -186,35 +218,51 @@ public final class WakeUpChannel<T> {
     }
 
     /**
-     * Takes the longest sleeper, ending its sleep with {@link Wake#CLAIMED}.
+     * Takes the longest sleeper that can take what is handed over (sleepers of other kinds of lock
+     * share the channel), ending its sleep with {@link Wake#CLAIMED}.
      *
-     * @return the claimed sleeper, or {@code null} if nobody sleeps
+     * @param eligible which sleepers may be claimed
+     * @return the claimed sleeper, or {@code null} if no such sleeper sleeps
      */
-    public T claimOne() {
-        Sleep<T> claimed = takeFirst(Wake.CLAIMED, false);
-        return claimed == null ? null : claimed.sleeper();
+    public T claimFirst(Predicate<T> eligible) {
+        while (true) {
+            Sleep<T> claimed = null;
+            lock.lock();
+            try {
+                for (Sleep<T> sleep : sleeps) {
+                    if (eligible.test(sleep.sleeper())) {
+                        claimed = sleep;
+                        break;
+                    }
+                }
+                if (claimed == null) {
+                    return null;
+                }
+                sleeps.remove(claimed);
+            } finally {
+                lock.unlock();
+            }
+            if (claimed.wake().complete(Wake.CLAIMED)) {
+                return claimed.sleeper();
+            }
+        }
     }
 
     /** Ends every current sleep as timed out; used when the client closes (later sleeps end at once). */
     void endAll() {
-        while (takeFirst(Wake.TIMED_OUT, false) != null) {
+        while (takeFirst(Wake.TIMED_OUT) != null) {
             // ended one
         }
     }
 
-    /**
-     * Ends the first sleep that is still running with {@code how}.
-     *
-     * @param keepIfNone with nobody sleeping, keep the wake-up for the next sleeper
-     */
-    private Sleep<T> takeFirst(Wake how, boolean keepIfNone) {
+    /** Ends the first sleep that is still running with {@code how}. */
+    private Sleep<T> takeFirst(Wake how) {
         while (true) {
             Sleep<T> sleep;
             lock.lock();
             try {
                 sleep = sleeps.poll();
                 if (sleep == null) {
-                    pendingWakeUp |= keepIfNone;
                     return null;
                 }
             } finally {

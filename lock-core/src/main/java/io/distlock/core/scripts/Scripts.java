@@ -13,6 +13,8 @@ public final class Scripts {
     public static final LuaScript HAND_OFF = LuaScript.load("hand_off");
     /** Renew many leases in one call (watchdog batch). */
     public static final LuaScript RENEW = LuaScript.load("renew");
+    /** Give a held reentrant lock an explicit lease from now (composite locks, once all are held). */
+    public static final LuaScript LEASE = LuaScript.load("lease");
     /** Delete a lock whoever holds it and wake its waiters. */
     public static final LuaScript FORCE_UNLOCK = LuaScript.load("force_unlock");
 
@@ -20,10 +22,12 @@ public final class Scripts {
     public static final LuaScript RW_LOCK = LuaScript.load("rw_lock");
     /** Release one hold of one half of a read-write lock, retry-safe. */
     public static final LuaScript RW_UNLOCK = LuaScript.load("rw_unlock");
+    /** Give a held half of a read-write lock an explicit lease from now (composite locks). */
+    public static final LuaScript RW_LEASE = LuaScript.load("rw_lease");
     /** Renew many read-write lock holds in one call (watchdog batch). */
     public static final LuaScript RW_RENEW = LuaScript.load("rw_renew");
 
-    /** The fair lock: lock, unlock, leave the queue, force-unlock. */
+    /** The fair lock: lock, unlock, set the lease, leave the queue, force-unlock. */
     public static final LuaScript FAIR = LuaScript.load("fair");
 
     private Scripts() {

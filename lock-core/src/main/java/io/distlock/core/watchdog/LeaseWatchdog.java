@@ -8,22 +8,33 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.ToIntFunction;
 
 /**
  * Keeps the leases of a client's watchdog holds alive: one periodic task per client, every
  * lease/3. Each round renews all watched holds with few script calls (up to {@code batchSize}
- * holds per call, grouped by lock kind and, on a cluster, by hash slot), all sent at once so they pipeline on the shared
- * connection. A hold that Redis no longer has is reported lost and no longer watched; a Redis
- * failure is reported and retried next round. A round still waiting for Redis makes the next
- * tick skip, so slow Redis never piles up renewals.
+ * holds per call, grouped by lock kind and, on a cluster, by hash slot), all sent at once so they
+ * pipeline on the shared connection.
+ *
+ * <p>No call can hold up the others: each call has a deadline of one round, and a hold whose
+ * call is still waiting within its deadline is left out of the next round, while every other hold
+ * goes out as usual. A call that fails or misses its deadline is retried at once, one time; after
+ * that the hold goes out with the next round. An answer that comes after the deadline still
+ * counts. A hold that Redis no longer has is reported lost and no longer watched. A hold is
+ * reported failed, at most once per round, when a call renewing it fails, and when a call renewing
+ * it has no answer by its deadline and nothing confirmed the lease since the call was sent: the
+ * result is unknown while the lease (confirmed about a round before the call, or later) still has
+ * about a third of its time or more, enough to report it and act on it. A whole round, not less,
+ * because a loaded machine stalls threads for hundreds of milliseconds: a shorter deadline would
+ * report renewals that were merely late.
  */
 public final class LeaseWatchdog implements AutoCloseable {
 
@@ -36,27 +47,35 @@ public final class LeaseWatchdog implements AutoCloseable {
         void lost(Hold hold);
 
         /**
-         * @param hold  not renewed this round because Redis failed
-         * @param cause the failure
+         * Reported at most once per hold and round; the watchdog keeps trying.
+         *
+         * @param hold  not renewed: a renewal call failed, or had no answer by its deadline (the
+         *              lease then has about a third of its time left, or more)
+         * @param cause the failure; a {@link TimeoutException} for a call without an answer
          */
         void failed(Hold hold, Throwable cause);
     }
 
     private static final System.Logger LOG = System.getLogger(LeaseWatchdog.class.getName());
 
+    private final ScheduledExecutorService scheduler;
     private final long leaseMillis;
+    private final long callDeadlineMillis;
     private final int batchSize;
     private final RenewalOutcomes outcomes;
     private final ToIntFunction<String> slotOf;
-    private final Set<Hold> watched = ConcurrentHashMap.newKeySet();
-    private final AtomicBoolean roundInFlight = new AtomicBoolean();
+    private final Map<Hold, WatchedHold> watched = new ConcurrentHashMap<>();
+    private final AtomicLong rounds = new AtomicLong();
+    private volatile boolean closed;
     private final ScheduledFuture<?> ticker;
 
     /**
      * Starts the watchdog's periodic task.
      *
-     * @param scheduler   the client's scheduler
-     * @param leaseMillis lease set on each renewal; rounds run every third of it
+     * @param scheduler   the client's scheduler; runs the rounds, the calls' deadlines and retries,
+     *                    never waits for Redis
+     * @param leaseMillis lease set on each renewal; rounds run every third of it, each call has
+     *                    one round to be answered
      * @param batchSize   most holds renewed by one script call
      * @param slotOf      the cluster hash slot of a lock key (a constant when not on a cluster):
      *                    one script call renews holds of one slot only
@@ -64,17 +83,19 @@ public final class LeaseWatchdog implements AutoCloseable {
      */
     public LeaseWatchdog(ScheduledExecutorService scheduler, long leaseMillis, int batchSize,
                          ToIntFunction<String> slotOf, RenewalOutcomes outcomes) {
+        this.scheduler = scheduler;
         this.leaseMillis = leaseMillis;
         this.batchSize = batchSize;
         this.slotOf = slotOf;
         this.outcomes = outcomes;
         long interval = Math.max(1, leaseMillis / 3);
+        this.callDeadlineMillis = interval;
         this.ticker = scheduler.scheduleAtFixedRate(this::tick, interval, interval, TimeUnit.MILLISECONDS);
     }
 
     /** @param hold renewed from the next round on, until {@link #unwatch(Hold)} */
     public void watch(Hold hold) {
-        watched.add(hold);
+        watched.computeIfAbsent(hold, h -> new WatchedHold(h, System.nanoTime()));
     }
 
     /**
@@ -82,7 +103,7 @@ public final class LeaseWatchdog implements AutoCloseable {
      * @return whether it was watched
      */
     public boolean unwatch(Hold hold) {
-        return watched.remove(hold);
+        return watched.remove(hold) != null;
     }
 
     /** @return number of holds renewed by this watchdog now */
@@ -92,27 +113,31 @@ public final class LeaseWatchdog implements AutoCloseable {
 
     @Override
     public void close() {
+        closed = true;
         ticker.cancel(false);
         watched.clear();
     }
 
     private void tick() {
-        if (watched.isEmpty() || !roundInFlight.compareAndSet(false, true)) {
+        if (watched.isEmpty()) {
             return;
         }
+        rounds.incrementAndGet();
         try {
-            List<CompletableFuture<Void>> calls = new ArrayList<>();
-            groupByProtocolAndSlot().forEach((group, holds) -> {
+            Map<BatchGroup, List<WatchedHold>> groups = new HashMap<>();
+            for (WatchedHold hold : watched.values()) {
+                if (!hold.inFlight()) {
+                    Hold renewed = hold.hold();
+                    BatchGroup group = new BatchGroup(renewed.protocol(), slotOf.applyAsInt(renewed.keys().lockKey()));
+                    groups.computeIfAbsent(group, g -> new ArrayList<>()).add(hold);
+                }
+            }
+            groups.forEach((group, holds) -> {
                 for (int from = 0; from < holds.size(); from += batchSize) {
-                    calls.add(renew(group.protocol(), holds.subList(from, Math.min(holds.size(), from + batchSize))));
+                    send(group.protocol(), holds.subList(from, Math.min(holds.size(), from + batchSize)), false);
                 }
             });
-            // A round never outlives a lease, even on a client whose commands have no timeout.
-            CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new))
-                    .orTimeout(leaseMillis, TimeUnit.MILLISECONDS)
-                    .whenComplete((ignored, error) -> roundInFlight.set(false));
         } catch (RuntimeException e) {
-            roundInFlight.set(false);
             LOG.log(Level.ERROR, "Lease renewal round failed; retrying next round", e);
         }
     }
@@ -121,32 +146,91 @@ public final class LeaseWatchdog implements AutoCloseable {
     private record BatchGroup(LockProtocol protocol, int slot) {
     }
 
-    private Map<BatchGroup, List<Hold>> groupByProtocolAndSlot() {
-        Map<BatchGroup, List<Hold>> groups = new HashMap<>();
-        for (Hold hold : watched) {
-            BatchGroup group = new BatchGroup(hold.protocol(), slotOf.applyAsInt(hold.keys().lockKey()));
-            groups.computeIfAbsent(group, g -> new ArrayList<>()).add(hold);
+    /** Sends one call for those of the holds that no other call has in flight. */
+    private void send(LockProtocol protocol, List<WatchedHold> holds, boolean retry) {
+        RenewalCall call = new RenewalCall(protocol, retry);
+        if (!call.claim(holds)) {
+            return;
         }
-        return groups;
+        ScheduledFuture<?> deadline;
+        try {
+            deadline = scheduler.schedule(() -> missedDeadline(call), callDeadlineMillis, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            call.settle();  // the client is closing
+            return;
+        }
+        CompletableFuture<List<Long>> answer;
+        try {
+            answer = protocol.renew(call.holds(), call.holdIds(), leaseMillis);
+        } catch (RuntimeException e) {
+            answer = CompletableFuture.failedFuture(e);
+        }
+        answer.whenComplete((stillHeld, error) -> {
+            deadline.cancel(false);
+            answered(call, stillHeld, error);
+        });
     }
 
-    private CompletableFuture<Void> renew(LockProtocol protocol, List<Hold> batch) {
-        return protocol.renew(batch, leaseMillis).handle((stillHeld, error) -> {
-            for (int i = 0; i < batch.size(); i++) {
-                Hold hold = batch.get(i);
-                if (error != null) {
-                    if (watched.contains(hold)) {
-                        outcomes.failed(hold, error);
-                    }
-                } else if (stillHeld.get(i) == 1L) {
-                    if (watched.contains(hold)) {
-                        outcomes.renewed(hold);
-                    }
-                } else if (watched.remove(hold)) {
-                    outcomes.lost(hold);
-                }
+    /** Redis answered (maybe after the deadline: a late answer is still true). */
+    private void answered(RenewalCall call, List<Long> stillHeld, Throwable error) {
+        boolean inTime = call.settle();
+        long round = rounds.get();
+        List<WatchedHold> holds = call.watched();
+        for (int i = 0; i < holds.size(); i++) {
+            WatchedHold hold = holds.get(i);
+            if (!isWatched(hold)) {
+                continue;
             }
-            return null;
-        });
+            if (error != null) {
+                if (hold.firstReportIn(round)) {
+                    outcomes.failed(hold.hold(), error);
+                }
+            } else if (stillHeld.get(i) == 1L) {
+                hold.confirmed(call.sentNanos());
+                outcomes.renewed(hold.hold());
+            } else if (hold.hold().stillHolds(call.holdIds().get(i)) && watched.remove(hold.hold(), hold)) {
+                // Gone although the holder still has it: lost. (Released by the holder while the
+                // call was on its way is no loss: the next round renews by a hold it still has.)
+                outcomes.lost(hold.hold());
+            }
+        }
+        if (error != null && inTime) {
+            retry(call);
+        }
+    }
+
+    /** The deadline passed without an answer: the renewal's result is unknown, the lease at risk. */
+    private void missedDeadline(RenewalCall call) {
+        if (!call.settle()) {
+            return;
+        }
+        long now = System.nanoTime();
+        long round = rounds.get();
+        for (WatchedHold hold : call.watched()) {
+            if (isWatched(hold) && !hold.confirmedSince(call.sentNanos()) && hold.firstReportIn(round)) {
+                outcomes.failed(hold.hold(), new TimeoutException("No answer to the lease renewal within "
+                        + callDeadlineMillis + " ms, so its result is unknown; the last confirmed lease of "
+                        + leaseMillis + " ms began up to " + TimeUnit.NANOSECONDS.toMillis(hold.unconfirmedNanos(now))
+                        + " ms ago; still trying"));
+            }
+        }
+        retry(call);
+    }
+
+    /** Sends the still watched holds of a failed call again at once, unless the call was a retry. */
+    private void retry(RenewalCall failed) {
+        if (failed.isRetry() || closed) {
+            return;
+        }
+        List<WatchedHold> holds = failed.watched().stream().filter(this::isWatched).toList();
+        try {
+            scheduler.execute(() -> send(failed.protocol(), holds, true));
+        } catch (RejectedExecutionException e) {
+            // the client is closing: nothing left to renew
+        }
+    }
+
+    private boolean isWatched(WatchedHold hold) {
+        return watched.get(hold.hold()) == hold;
     }
 }

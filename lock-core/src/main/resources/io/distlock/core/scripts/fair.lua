@@ -1,26 +1,42 @@
 -- The fair lock: a reentrant lock handed out in arrival order across all clients. Waiters queue
--- in a list; each has a slot deadline by the server's clock, refreshed whenever it looks again.
--- A waiter whose deadline passed (its process died) is dropped from the head of the queue, so it
--- holds up the ones behind it for at most one slot timeout once the lock is free. Releases wake
--- only the next two waiters (the next, and the one that takes over if the next is gone), each on
--- its client's channel, with '@' and its holder id as the message.
+-- in a list. Each is told how long it may sleep before it looks again, and its deadline (by the
+-- server's clock) is that time plus one slot timeout. So a waiter whose deadline passed never came
+-- back: its process is gone, and it is dropped once it is at the head of the queue. A live waiter
+-- is not dropped for sleeping: its turn wakes it.
 --
--- KEYS[1]  lock hash: field = holder id, value = hold count (as lock.lua)
+-- Turns: when the lock is released or the head of the queue changes (it took the lock, left, or
+-- was dropped), the head gets a new turn: until the lock can be free plus one slot to take it. It
+-- is woken, and so are the waiters behind it up to the first whose client listens on its channel
+-- (nobody listens for the waiters of a dead process), so that one looks again when the turn ends.
+-- A dead head thus costs one slot, and dead waiters in a row one slot each. Nothing runs when a
+-- lease runs out, so no waiter sleeps past the holder's lease, nor, behind the head, past the
+-- head's turn. Wake-ups go to each waiter's client channel, with '@' and its holder id.
+--
+-- KEYS[1]  lock hash: field = holder id, value = hold count; '#<hold id>' per hold (as lock.lua)
 -- KEYS[2]  queue: list of waiting holder ids, first = next
--- KEYS[3]  timeouts: sorted set, member = waiting holder id, score = slot deadline (server ms)
+-- KEYS[3]  timeouts: sorted set, member = waiting holder id, score = its deadline (server ms)
 -- KEYS[4]  clients: hash, field = waiting holder id, value = its client's channel suffix
--- ARGV[1]  operation: 'lock', 'unlock', 'leave' or 'force'
+-- ARGV[1]  operation: 'lock', 'unlock', 'lease', 'leave' or 'force'
 -- ARGV[2]  holder id ('force': unused)
--- ARGV[3]  slot timeout in milliseconds: how long the next waiter has to take a free lock
+-- ARGV[3]  slot timeout in milliseconds: how long a waiter has to take a free lock, or to look
+--          again, before it counts as gone
 -- ARGV[4]  channel prefix; a waiter is woken on <prefix><its client's suffix>
 -- ARGV[5]  publish command: 'publish', or 'spublish' (sharded pub/sub, Redis 7 cluster)
--- 'lock':   ARGV[6] lease ms, ARGV[7] hold count the caller knows (0 = none),
---           ARGV[8] the caller's channel suffix. A busy lock queues the caller (or refreshes its
---           place); a caller that stops waiting must 'leave'.
---           Returns {1, holdCount} acquired, or {0, sleepMillis}: how long to sleep at most
---           before looking again (the holder's lease, or until the waiter ahead may be dropped)
--- 'unlock': ARGV[6] the holder's hold count before this release, as the caller knows it
---           Returns as unlock.lua: the count left, the unchanged count of a retried release, or -1
+-- 'lock':   ARGV[6] lease ms, ARGV[7] this acquisition's hold id, ARGV[8] '1' when the caller
+--           re-enters a hold it knows it has (else '0'), ARGV[9] the caller's channel suffix.
+--           A busy lock queues the caller (or refreshes its place); a caller that stops waiting
+--           must 'leave'. Hold ids work as in lock.lua: a repeated attempt counts once.
+--           Returns {1, holdCount} acquired, {0, sleepMillis}: how long to sleep at most before
+--           looking again (until the lock can be free and, behind the head, until the head's
+--           turn ends), or {-2}: a re-entry, but the holder holds nothing (its lease was lost)
+-- 'unlock': ARGV[6] hold id of the hold to release
+--           Returns as unlock.lua: the count left, the unchanged count when that hold is not
+--           there (a retried release), or -1
+-- 'lease':  gives a held lock an explicit lease from now, as lease.lua does (for composite locks):
+--           ARGV[6] lease ms, ARGV[7] hold id of a hold of the holder, ARGV[8] '1' set exactly,
+--           '0' only lengthen. A shorter lease gives the head a new turn (see the top), which
+--           wakes it and the waiters behind it that must look again.
+--           Returns 1 lease set, 0 that hold is gone (its lease was lost)
 -- 'leave':  a waiter gives up its place. Returns 1.
 -- 'force':  deletes the lock whoever holds it. Returns 1 if there was one, else 0.
 local time = redis.call('time')
@@ -32,112 +48,146 @@ local function forget(waiter)
     redis.call('hdel', KEYS[4], waiter)
 end
 
--- Drops waiters at the head whose slot deadline passed; returns the live head, if any.
-local function liveHead()
+-- Milliseconds until the lock can be free: what is left of its lease, 0 when it is free.
+local function untilFree()
+    return math.max(0, redis.call('pttl', KEYS[1]))
+end
+
+-- Drops the waiters at the head whose deadline passed. Returns whether it dropped any.
+local function dropGone()
+    local dropped = false
     while true do
         local head = redis.call('lindex', KEYS[2], 0)
         if not head then
-            return false
+            return dropped
         end
         local deadline = redis.call('zscore', KEYS[3], head)
         if deadline and tonumber(deadline) > now then
-            return head
+            return dropped
         end
         redis.call('lpop', KEYS[2])
         forget(head)
+        dropped = true
     end
 end
 
-local function notify(waiter)
+-- Wakes a waiter, unless it is the caller, who is looking right now. Returns whether its client
+-- listened.
+local function wake(waiter)
+    if waiter == holder then
+        return true
+    end
     local suffix = redis.call('hget', KEYS[4], waiter)
-    if suffix then
-        redis.call(ARGV[5], ARGV[4] .. suffix, '@' .. waiter)
-    end
+    return suffix and redis.call(ARGV[5], ARGV[4] .. suffix, '@' .. waiter) > 0
 end
 
--- The lock is free: give the next waiter one slot to take it, and wake it. The one behind it is
--- woken too, to learn when that slot ends: if the next waiter's process is gone, it takes over
--- then instead of sleeping out the old holder's lease.
-local function wakeNext()
-    local head = liveHead()
-    if head then
-        redis.call('zadd', KEYS[3], now + slot, head)
-        notify(head)
-        local second = redis.call('lindex', KEYS[2], 1)
-        if second then
-            notify(second)
-        end
+-- Gives the head a new turn, the lock being free in 'free' ms at the latest (see the top).
+local function newTurn(free)
+    dropGone()
+    local head = redis.call('lindex', KEYS[2], 0)
+    if not head then
+        return
     end
+    redis.call('zadd', KEYS[3], now + free + slot, head)
+    wake(head)
+    local at = 1
+    repeat
+        local behind = redis.call('lindex', KEYS[2], at)
+        at = at + 1
+    until not behind or wake(behind)
 end
 
 if op == 'lock' then
-    local lease, known = tonumber(ARGV[6]), tonumber(ARGV[7])
+    local lease, marker = tonumber(ARGV[6]), '#' .. ARGV[7]
     local locked = redis.call('exists', KEYS[1]) == 1
-    if locked and redis.call('hexists', KEYS[1], holder) == 1 then
-        redis.call('hset', KEYS[1], holder, known + 1)
-        if redis.call('pttl', KEYS[1]) < lease then
-            redis.call('pexpire', KEYS[1], lease)
+    local count = locked and redis.call('hget', KEYS[1], holder)
+    if count then
+        if redis.call('hsetnx', KEYS[1], marker, 1) == 1 then
+            count = redis.call('hincrby', KEYS[1], holder, 1)
+            if redis.call('pttl', KEYS[1]) < lease then
+                redis.call('pexpire', KEYS[1], lease)
+            end
         end
-        return {1, known + 1}
+        return {1, tonumber(count)}
     end
-    local head = liveHead()
+    if ARGV[8] == '1' then
+        return {-2}
+    end
+    local headDropped = dropGone()
+    local head = redis.call('lindex', KEYS[2], 0)
     if not locked and (not head or head == holder) then
+        redis.call('hset', KEYS[1], holder, 1, marker, 1)
+        redis.call('pexpire', KEYS[1], lease)
         if head then
             redis.call('lpop', KEYS[2])
             forget(holder)
+            newTurn(lease)
         end
-        redis.call('hset', KEYS[1], holder, 1)
-        redis.call('pexpire', KEYS[1], lease)
         return {1, 1}
     end
-    local ttl = locked and redis.call('pttl', KEYS[1]) or 0
-    if ttl < 0 then
-        ttl = 0
+    if headDropped then
+        newTurn(untilFree())
     end
     if not redis.call('zscore', KEYS[3], holder) then
         redis.call('rpush', KEYS[2], holder)
-        redis.call('hset', KEYS[4], holder, ARGV[8])
+        redis.call('hset', KEYS[4], holder, ARGV[9])
     end
-    -- Deadline: the lock may stay held for ttl, then this waiter has a slot; it looks again (and
-    -- so refreshes this) within ttl at the latest.
-    redis.call('zadd', KEYS[3], now + ttl + slot, holder)
-    local sleep = locked and ttl or slot
-    if head and head ~= holder then
+    local sleep = locked and untilFree() or math.huge
+    head = redis.call('lindex', KEYS[2], 0)
+    if head ~= holder then
         sleep = math.min(sleep, tonumber(redis.call('zscore', KEYS[3], head)) - now)
     end
-    return {0, math.max(1, sleep)}
+    sleep = math.max(1, sleep)
+    redis.call('zadd', KEYS[3], now + sleep + slot, holder)
+    return {0, sleep}
 end
 
 if op == 'unlock' then
-    local count = tonumber(redis.call('hget', KEYS[1], holder))
-    if count == nil then
+    local count = redis.call('hget', KEYS[1], holder)
+    if not count then
         return -1
     end
-    if count < tonumber(ARGV[6]) then
-        return count
+    if redis.call('hdel', KEYS[1], '#' .. ARGV[6]) == 0 then
+        return tonumber(count)
     end
     count = redis.call('hincrby', KEYS[1], holder, -1)
     if count > 0 then
         return count
     end
     redis.call('del', KEYS[1])
-    wakeNext()
+    newTurn(0)
     return 0
+end
+
+if op == 'lease' then
+    if redis.call('hexists', KEYS[1], '#' .. ARGV[7]) == 0 then
+        return 0
+    end
+    local lease, ttl = tonumber(ARGV[6]), redis.call('pttl', KEYS[1])
+    if ARGV[8] == '1' then
+        redis.call('pexpire', KEYS[1], lease)
+        if lease < ttl then
+            newTurn(lease)  -- the waiters sleep until the longer lease would have ended
+        end
+    elseif ttl < lease then
+        redis.call('pexpire', KEYS[1], lease)
+    end
+    return 1
 end
 
 if op == 'leave' then
     local wasHead = redis.call('lindex', KEYS[2], 0) == holder
     redis.call('lrem', KEYS[2], 0, holder)
     forget(holder)
-    if wasHead and redis.call('exists', KEYS[1]) == 0 then
-        wakeNext()
+    if wasHead then
+        newTurn(untilFree())
     end
     return 1
 end
 
 -- 'force'
 if redis.call('del', KEYS[1]) == 1 then
-    wakeNext()
+    newTurn(0)
     return 1
 end
 return 0

@@ -2,22 +2,24 @@
 -- round trip and without ever freeing it: used when a thread releases its last hold while
 -- another thread of the same JVM waits for the lock.
 --
--- KEYS[1]  lock hash: field = holder id, value = hold count
+-- KEYS[1]  lock hash: field = holder id, value = hold count; '#<hold id>' per hold (lock.lua)
 -- ARGV[1]  holder id releasing the lock
--- ARGV[2]  holder id receiving it (with hold count 1)
--- ARGV[3]  the receiver's lease in milliseconds
+-- ARGV[2]  hold id of the hold it releases
+-- ARGV[3]  holder id receiving it (with hold count 1)
+-- ARGV[4]  the receiver's hold id
+-- ARGV[5]  the receiver's lease in milliseconds
 --
 -- Returns  1   handed over
---          0   the releasing holder holds it more than once: nothing changed
+--          0   the releasing holder holds it more than once, or not by that hold: nothing changed
 --          -1  the releasing holder holds nothing (its lease expired or the lock was deleted)
-local count = tonumber(redis.call('hget', KEYS[1], ARGV[1]))
-if count == nil then
+local count = redis.call('hget', KEYS[1], ARGV[1])
+if not count then
     return -1
 end
-if count ~= 1 then
+if tonumber(count) ~= 1 or redis.call('hexists', KEYS[1], '#' .. ARGV[2]) == 0 then
     return 0
 end
-redis.call('hdel', KEYS[1], ARGV[1])
-redis.call('hset', KEYS[1], ARGV[2], 1)
-redis.call('pexpire', KEYS[1], ARGV[3])
+redis.call('del', KEYS[1])
+redis.call('hset', KEYS[1], ARGV[3], 1, '#' .. ARGV[4], 1)
+redis.call('pexpire', KEYS[1], ARGV[5])
 return 1

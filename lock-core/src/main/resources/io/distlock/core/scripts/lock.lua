@@ -1,39 +1,70 @@
--- Acquire, or re-enter, a reentrant lock (fenced when a fence counter is given). Safe to
--- repeat: the caller sends the hold count it knows, so an attempt that ran although its caller
--- saw it fail (timeout) and is then tried again does not leave an extra hold behind.
+-- Acquire, or re-enter, a reentrant lock (fenced when a fence counter is given). Every
+-- acquisition carries a hold id of its own, kept as a marker field ('#' .. id) beside the
+-- holder's count while that hold lasts. That makes each acquisition a thing of its own: running
+-- the same attempt twice (a command sent again after a reconnect) counts it once, and
+-- unlock.lua given that id takes back exactly this hold, never another hold of the same holder,
+-- even when one holder's acquisitions overlap.
 --
--- KEYS[1]  lock hash: field = holder id, value = hold count
+-- A lock a client yielded to the other clients (unlock.lua) is a hash with only the field
+-- '#yield' = that client's id, for a short lease: free for any other client, still taken for
+-- the yielding one, whose attempts are answered as if held until another client takes it or the
+-- yield expires. (Hold ids always contain a '.', so '#yield' is never a hold's marker.)
+--
+-- KEYS[1]  lock hash: field = holder id, value = hold count; '#<hold id>' = 1 per hold
 -- KEYS[2]  optional, fenced locks only: the lock's fence counter (no expiry). Every new hold
 --          takes its next value, so tokens increase strictly across all holders, clients and
 --          client restarts; while the lock is held nobody else takes one, so the counter's
 --          current value is the current hold's token.
 -- ARGV[1]  lease in milliseconds
 -- ARGV[2]  holder id
--- ARGV[3]  the holder's hold count before this acquisition, as the caller knows it (0 = none)
+-- ARGV[3]  this acquisition's hold id (unique)
+-- ARGV[4]  '1' when the caller re-enters a hold it knows it has, else '0'
+-- ARGV[5]  the caller's client id (a lock this client yielded stays taken for it)
 --
--- Returns  {1, holdCount, token}  acquired; holdCount is 1 for a first hold, ARGV[3] + 1 when
---                                 re-entering; token is the hold's fencing token (0 unfenced)
---          {0, ttlMillis}          held by another holder; ttlMillis is the hash's remaining TTL
+-- Returns  {1, holdCount, token}  acquired; holdCount is the holder's count with this hold;
+--                                 token is the hold's fencing token (0 unfenced)
+--          {0, ttlMillis}          held by another holder, or yielded by the caller's client;
+--                                 ttlMillis is the hash's remaining TTL
+--          {-2}                    a re-entry, but the holder holds nothing: its lease was lost
 -- A first hold sets the lease; re-entering never shortens the remaining lease.
-if redis.call('exists', KEYS[1]) == 0 then
+local lease, holder, marker = tonumber(ARGV[1]), ARGV[2], '#' .. ARGV[3]
+
+local function first_hold()
     local token = 0
     if KEYS[2] then
         token = redis.call('incr', KEYS[2])
     end
-    redis.call('hset', KEYS[1], ARGV[2], 1)
-    redis.call('pexpire', KEYS[1], ARGV[1])
+    redis.call('hset', KEYS[1], holder, 1, marker, 1)
+    redis.call('pexpire', KEYS[1], lease)
     return {1, 1, token}
 end
-if redis.call('hexists', KEYS[1], ARGV[2]) == 1 then
-    local count = tonumber(ARGV[3]) + 1
-    redis.call('hset', KEYS[1], ARGV[2], count)
-    if redis.call('pttl', KEYS[1]) < tonumber(ARGV[1]) then
-        redis.call('pexpire', KEYS[1], ARGV[1])
+
+if redis.call('exists', KEYS[1]) == 0 then
+    if ARGV[4] == '1' then
+        return {-2}
     end
-    local token = 0
-    if KEYS[2] then
-        token = tonumber(redis.call('get', KEYS[2]))
-    end
-    return {1, count, token}
+    return first_hold()
 end
-return {0, redis.call('pttl', KEYS[1])}
+local count = redis.call('hget', KEYS[1], holder)
+if not count then
+    if ARGV[4] == '1' then
+        return {-2}
+    end
+    local yielder = redis.call('hget', KEYS[1], '#yield')
+    if yielder and yielder ~= ARGV[5] then
+        redis.call('del', KEYS[1])
+        return first_hold()
+    end
+    return {0, redis.call('pttl', KEYS[1])}
+end
+if redis.call('hsetnx', KEYS[1], marker, 1) == 1 then
+    count = redis.call('hincrby', KEYS[1], holder, 1)
+    if redis.call('pttl', KEYS[1]) < lease then
+        redis.call('pexpire', KEYS[1], lease)
+    end
+end
+local token = 0
+if KEYS[2] then
+    token = tonumber(redis.call('get', KEYS[2]) or '0')
+end
+return {1, tonumber(count), token}

@@ -2,22 +2,28 @@
 -- may also take the read lock (downgrade); a reader asking for the write lock is refused (an
 -- upgrade would deadlock against the other readers). Each reader's hold has its own lease, kept
 -- in a sorted set by the server's clock, so a dead reader's hold ends with its lease even while
--- other readers keep the lock. Safe to repeat like lock.lua.
+-- other readers keep the lock. Every acquisition carries its own hold id, kept as a marker field
+-- while the hold lasts, exactly as in lock.lua: a repeated attempt counts once, and
+-- rw_unlock.lua given the id takes back exactly that hold.
 --
--- KEYS[1]  lock hash: 'mode' = 'read' or 'write'; 'w:<holder>' and 'r:<holder>' = hold counts
+-- KEYS[1]  lock hash: 'mode' = 'read' or 'write'; 'w:<holder>' and 'r:<holder>' = hold counts;
+--          '#<hold id>' = 1 per hold
 -- KEYS[2]  readers: sorted set, member = reader holder id, score = end of its lease (server ms)
 -- ARGV[1]  lease in milliseconds
 -- ARGV[2]  holder id
--- ARGV[3]  the holder's hold count of this half before this acquisition, as the caller knows it
+-- ARGV[3]  this acquisition's hold id (unique)
 -- ARGV[4]  'read' or 'write'
+-- ARGV[5]  '1' when the caller re-enters a hold of this half it knows it has, else '0'
 --
 -- Returns  {1, holdCount}  acquired
 --          {0, ttlMillis}  held in the other mode by someone else (or by a lock of another kind
 --                          under the same name); ttlMillis bounds the caller's sleep
 --          {-1}            write asked by a holder that holds only the read lock (refused)
+--          {-2}            a re-entry, but the holder holds nothing of this half: its lease was lost
 local time = redis.call('time')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local lease = tonumber(ARGV[1])
+local marker = '#' .. ARGV[3]
 
 -- Readers whose own lease ended are gone.
 local ended = redis.call('zrangebyscore', KEYS[2], '-inf', now)
@@ -35,11 +41,12 @@ end
 
 local field = (ARGV[4] == 'read' and 'r:' or 'w:') .. ARGV[2]
 local function grant()
-    local count = 1
-    if redis.call('hexists', KEYS[1], field) == 1 then
-        count = tonumber(ARGV[3]) + 1
+    -- A marker already there: this attempt ran before, and counts once (if the hold it took
+    -- ended with its reader's lease since, the marker was left behind and the hold is new).
+    local count = tonumber(redis.call('hget', KEYS[1], field))
+    if redis.call('hsetnx', KEYS[1], marker, 1) == 1 or not count then
+        count = redis.call('hincrby', KEYS[1], field, 1)
     end
-    redis.call('hset', KEYS[1], field, count)
     if ARGV[4] == 'read' then
         local ends = now + lease
         local current = tonumber(redis.call('zscore', KEYS[2], ARGV[2]) or '0')
@@ -57,6 +64,12 @@ local function grant()
     return {1, count}
 end
 
+if redis.call('hexists', KEYS[1], field) == 1 then
+    return grant()  -- re-entry, or this attempt ran before
+end
+if ARGV[5] == '1' then
+    return {-2}
+end
 if not mode then
     if redis.call('exists', KEYS[1]) == 1 then
         -- Held by a lock of another kind under the same name: kinds exclude each other.
@@ -71,9 +84,6 @@ if ARGV[4] == 'read' then
         return grant()
     end
     return {0, redis.call('pttl', KEYS[1])}
-end
-if writer then
-    return grant()
 end
 if redis.call('hexists', KEYS[1], 'r:' .. ARGV[2]) == 1 then
     return {-1}

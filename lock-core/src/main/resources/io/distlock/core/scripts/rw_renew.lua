@@ -1,20 +1,23 @@
--- Renew the leases of many read-write lock holds in one call (the watchdog's batch). A reader's
--- hold is renewed only while its own lease lasts; the hash is never shortened. All keys of one
+-- Renew the leases of many read-write lock holds in one call (the watchdog's batch). A hold is
+-- renewed only while the hold the watchdog keeps is there (its hold id, see rw_lock.lua), and a
+-- reader's hold only while its own lease lasts; the hash is never shortened. All keys of one
 -- call must live in one cluster slot.
 --
 -- KEYS[2i-1]  lock hash of the i-th hold
 -- KEYS[2i]    readers sorted set of the i-th hold
 -- ARGV[1]     new lease in milliseconds
--- ARGV[i+1]   the i-th hold's field: 'r:<holder>' or 'w:<holder>'
+-- ARGV[2i]    the i-th hold's field: 'r:<holder>' or 'w:<holder>'
+-- ARGV[2i+1]  a hold id of the i-th hold
 --
--- Returns     array, one entry per hold: 1 = renewed, 0 = the holder no longer holds it
+-- Returns     array, one entry per hold: 1 = renewed, 0 = that hold is gone
 local time = redis.call('time')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local lease = tonumber(ARGV[1])
 local renewed = {}
 for i = 1, #KEYS / 2 do
-    local hash, readers, field = KEYS[2 * i - 1], KEYS[2 * i], ARGV[i + 1]
+    local hash, readers, field = KEYS[2 * i - 1], KEYS[2 * i], ARGV[2 * i]
     local held = redis.call('hexists', hash, field) == 1
+            and redis.call('hexists', hash, '#' .. ARGV[2 * i + 1]) == 1
     local reader = string.sub(field, 1, 2) == 'r:'
     if held and reader then
         local ends = redis.call('zscore', readers, string.sub(field, 3))

@@ -1,4 +1,5 @@
--- Release one hold of one half of a read-write lock. Safe to retry like unlock.lua. Waiters are
+-- Release one hold of one half of a read-write lock: the one with the given hold id (see
+-- rw_lock.lua). Safe to retry, and exact, like unlock.lua. Waiters are
 -- woken when the lock becomes free, and when a writer that downgraded leaves only read holds
 -- (readers may come in then): the message asks every local waiter to look, since many readers
 -- may get in at once.
@@ -7,21 +8,21 @@
 -- KEYS[2]  readers sorted set
 -- KEYS[3]  the lock's wake-up channel
 -- ARGV[1]  holder id
--- ARGV[2]  the holder's hold count of this half before this release, as the caller knows it
+-- ARGV[2]  hold id of the hold to release
 -- ARGV[3]  'read' or 'write'
 -- ARGV[4]  message published to waiters
 -- ARGV[5]  publish command: 'publish', or 'spublish' (sharded pub/sub, Redis 7 cluster)
 --
 -- Returns  the holder's hold count of this half after the release (0 = released);
---          the current count, unchanged, when it is already below ARGV[2] (a retried release);
+--          the current count, unchanged, when that hold is not there (a retried release);
 --          -1 when the holder holds nothing of this half (its lease ended or the lock was deleted)
 local field = (ARGV[3] == 'read' and 'r:' or 'w:') .. ARGV[1]
-local count = tonumber(redis.call('hget', KEYS[1], field))
-if count == nil then
+local count = redis.call('hget', KEYS[1], field)
+if not count then
     return -1
 end
-if count < tonumber(ARGV[2]) then
-    return count
+if redis.call('hdel', KEYS[1], '#' .. ARGV[2]) == 0 then
+    return tonumber(count)
 end
 count = redis.call('hincrby', KEYS[1], field, -1)
 if count > 0 then

@@ -1,0 +1,36 @@
+package io.distlock.core.engine;
+
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A lock that a composite lock ({@link io.distlock.core.MultiLock}) can acquire with the watchdog
+ * and, once it holds all its locks, give an explicit lease from then on: no component runs out of
+ * lease while the composite waits for the others, and each has its full lease from the moment all
+ * are held. Implemented by {@link ScriptedLock} and by the composite locks, so they nest.
+ */
+public interface SettableLease {
+
+    /**
+     * Gives the holder's latest hold, acquired with the watchdog, an explicit lease from now: no
+     * longer renewed, it ends after {@code leaseMillis} unless released before. Holds the holder
+     * had before {@code acquiringSinceNanos} keep their lease, which is never shortened.
+     *
+     * @param holderId            the holder
+     * @param leaseMillis         the lease, &gt; 0
+     * @param acquiringSinceNanos {@link System#nanoTime()} when the composite started acquiring
+     * @return completes once Redis set the lease; fails with
+     *         {@link io.distlock.core.LockLostException} if that hold is gone (reported as lost),
+     *         {@link IllegalMonitorStateException} if the holder holds nothing,
+     *         {@link io.distlock.core.LockException} if Redis did not confirm
+     */
+    CompletableFuture<Void> leaseFromNow(String holderId, long leaseMillis, long acquiringSinceNanos);
+
+    /**
+     * {@link #leaseFromNow(String, long, long)} for the calling thread's hold; call it on that thread.
+     *
+     * @param leaseMillis         the lease, &gt; 0
+     * @param acquiringSinceNanos {@link System#nanoTime()} when the composite started acquiring
+     * @return as {@link #leaseFromNow(String, long, long)}
+     */
+    CompletableFuture<Void> leaseFromNow(long leaseMillis, long acquiringSinceNanos);
+}

@@ -1,0 +1,87 @@
+package io.distlock.core.watchdog;
+
+import io.distlock.core.engine.Hold;
+import io.distlock.core.engine.LockProtocol;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * One renewal script call: a batch of holds of one kind of lock in one cluster slot, when it was
+ * sent, whether it is already the retry of a failed call, and whether it was settled — answered, or
+ * given up at its deadline, whichever came first.
+ */
+final class RenewalCall {
+
+    private final LockProtocol protocol;
+    private final boolean retry;
+    private final long sentNanos = System.nanoTime();
+    private final List<WatchedHold> holds = new ArrayList<>();
+    /** Per claimed hold, the hold id the call renews it by, chosen when claimed. */
+    private final List<String> holdIds = new ArrayList<>();
+    private final AtomicBoolean settled = new AtomicBoolean();
+
+    /**
+     * @param protocol renews the holds
+     * @param retry    whether this call retries a failed one (a retry is not retried)
+     */
+    RenewalCall(LockProtocol protocol, boolean retry) {
+        this.protocol = protocol;
+        this.retry = retry;
+    }
+
+    /**
+     * Takes into this call every candidate no other call has in flight.
+     *
+     * @param candidates holds of the call's kind and slot
+     * @return whether the call has any hold to renew
+     */
+    boolean claim(List<WatchedHold> candidates) {
+        for (WatchedHold candidate : candidates) {
+            if (candidate.claim(this)) {
+                holds.add(candidate);
+                holdIds.add(candidate.hold().renewalId());
+            }
+        }
+        return !holds.isEmpty();
+    }
+
+    LockProtocol protocol() {
+        return protocol;
+    }
+
+    boolean isRetry() {
+        return retry;
+    }
+
+    long sentNanos() {
+        return sentNanos;
+    }
+
+    /** @return the watchdog's state of the claimed holds, in the order of the script's keys */
+    List<WatchedHold> watched() {
+        return holds;
+    }
+
+    /** @return the claimed holds, for the script */
+    List<Hold> holds() {
+        return holds.stream().map(WatchedHold::hold).toList();
+    }
+
+    /** @return per claimed hold, in order, the hold id this call renews it by */
+    List<String> holdIds() {
+        return holdIds;
+    }
+
+    /**
+     * Ends the holds' claim: they may go out in another call.
+     *
+     * @return whether this was the first settlement (the answer within the deadline, or the
+     *         deadline before any answer)
+     */
+    boolean settle() {
+        holds.forEach(hold -> hold.release(this));
+        return settled.compareAndSet(false, true);
+    }
+}

@@ -1,0 +1,231 @@
+package io.distlock.core;
+
+import io.distlock.test.RedisExtension;
+import io.distlock.test.RedisServer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static io.distlock.test.Polling.awaitTrue;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Every acquisition is a hold of its own: overlapping acquisitions of one holder each count, and
+ * undoing an abandoned one takes back exactly its hold, never a later one of the same holder.
+ */
+@Timeout(60)
+class HoldIdentityTest {
+
+    private static final Duration PATIENCE = Duration.ofSeconds(10);
+
+    @RegisterExtension
+    static RedisExtension redis = RedisExtension.single();
+
+    @RegisterExtension
+    final TestClients clients = new TestClients();
+
+    /**
+     * The issue's interleaving: the first attempt is sent and cancelled, the retry is sent behind
+     * it on the same connection, Redis applies both (writes are held back until both are there),
+     * and the cleanup of the first must not take the retry's hold.
+     */
+    @Test
+    void cleaningUpAnAbandonedAttemptLeavesTheRetrysHold() throws Exception {
+        RedisLock lock = clients.open(redis.server()).getLock("job-7");
+        redis.server().command("CLIENT", "PAUSE", "5000", "WRITE");
+        CompletableFuture<Boolean> retry;
+        try {
+            CompletableFuture<Boolean> abandoned = lock.tryLockAsync(5, 10, TimeUnit.SECONDS, "job-7");
+            assertThat(abandoned.cancel(true)).as("cancelled before Redis ran it").isTrue();
+            retry = lock.tryLockAsync(0, 10, TimeUnit.SECONDS, "job-7");
+        } finally {
+            redis.server().command("CLIENT", "UNPAUSE");
+        }
+
+        assertThat(retry.get(5, TimeUnit.SECONDS)).isTrue();
+        // The cleanup is sent when the first attempt's answer arrives, before the retry's: any
+        // command sent now runs after it.
+        assertThat(lock.isLocked()).as("the retry's hold survived the cleanup").isTrue();
+        assertThat(clients.open(redis.server()).getLock("job-7").tryLock(0, 10, TimeUnit.SECONDS))
+                .as("another client is kept out").isFalse();
+        lock.unlockAsync("job-7").get(5, TimeUnit.SECONDS);
+        assertThat(lock.isLocked()).as("free after the retry's unlock").isFalse();
+    }
+
+    @Test
+    void overlappingAcquisitionsOfOneHolderEachNeedTheirOwnUnlock() throws Exception {
+        for (RedisLock lock : everyKind(clients.open(redis.server()), "overlap")) {
+            CompletableFuture<Boolean> first = lock.tryLockAsync(0, 10, TimeUnit.SECONDS, "h");
+            CompletableFuture<Boolean> second = lock.tryLockAsync(0, 10, TimeUnit.SECONDS, "h");
+            assertThat(first.get(5, TimeUnit.SECONDS)).as(lock + ": first").isTrue();
+            assertThat(second.get(5, TimeUnit.SECONDS)).as(lock + ": second").isTrue();
+
+            lock.unlockAsync("h").get(5, TimeUnit.SECONDS);
+            assertThat(lock.isHeldBy("h")).as(lock + ": one unlock leaves the other hold").isTrue();
+            lock.unlockAsync("h").get(5, TimeUnit.SECONDS);
+            assertThat(lock.isLocked()).as(lock + ": free after both unlocks").isFalse();
+        }
+    }
+
+    /**
+     * A wait cancelled while its attempt may be on its way, and a retry right behind it: the
+     * cancelled wait's cleanup must leave the retry's hold. Repeated, since where the cancel lands
+     * is up to the scheduler.
+     */
+    @Test
+    void aCancelledWaitNeverTakesTheNextHoldOfTheSameHolder() throws Exception {
+        LockClient client = clients.open(redis.server());
+        RedisLock lock = client.getLock("gives-up");
+        RedisLock rival = clients.open(redis.server()).getLock("gives-up");
+        for (int round = 0; round < 20; round++) {
+            assertThat(rival.tryLockAsync(0, 10, TimeUnit.SECONDS, "rival").get(5, TimeUnit.SECONDS)).isTrue();
+            CompletableFuture<Boolean> waiting = lock.tryLockAsync(10, 10, TimeUnit.SECONDS, "me");
+            rival.unlockAsync("rival");  // the waiter's next attempt may be on its way now
+            if (!waiting.cancel(true) && waiting.join()) {
+                lock.unlockAsync("me").get(5, TimeUnit.SECONDS);  // it was acquired before the cancel
+            }
+            assertThat(lock.tryLockAsync(2, 10, TimeUnit.SECONDS, "me").get(5, TimeUnit.SECONDS)).isTrue();
+
+            assertThat(lock.isHeldBy("me")).as("round " + round + ": the hold survived").isTrue();
+            lock.unlockAsync("me").get(5, TimeUnit.SECONDS);
+            awaitTrue("round " + round + ": the lock is free", PATIENCE, () -> !lock.isLocked());
+        }
+    }
+
+    /**
+     * The last release never reached Redis (the connection died while Redis held the command
+     * back), and the thread locks again: that re-entry joins the hold still in Redis, and the
+     * watchdog renews it again.
+     */
+    @Test
+    void reenteringAfterAnUnconfirmedLastReleaseIsRenewedAgain() throws Exception {
+        Duration watchdog = Duration.ofSeconds(3);
+        LockClient client = clients.open(redis.server(), b -> b.commandTimeout(Duration.ofMillis(500))
+                .watchdogTimeout(watchdog));
+        RedisLock lock = client.getLock("unconfirmed-release");
+        lock.lock();
+
+        releaseThatNeverRuns(redis.server(), lock);
+        assertThat(redis.server().commandString("HGET", "distlock:{unconfirmed-release}",
+                client.clientId() + ":" + Thread.currentThread().getId()))
+                .as("precondition: Redis still has the hold").isEqualTo("1");
+
+        lock.lock();
+        assertThat(client.watchdogHoldCount()).as("the watchdog renews the hold again").isEqualTo(1);
+        long until = System.nanoTime() + watchdog.multipliedBy(2).toNanos();
+        awaitTrue("two leases passed", watchdog.multipliedBy(4), () -> System.nanoTime() > until);
+        assertThat(lock.isHeldByCurrentThread()).as("the hold outlived two leases").isTrue();
+
+        lock.unlock();  // sends the unconfirmed release again
+        assertThat(lock.isLocked()).as("one hold is left").isTrue();
+        lock.unlock();
+        assertThat(lock.isLocked()).isFalse();
+    }
+
+    /** Pauses writes, lets the release time out, and kills the connection so it never runs. */
+    private static void releaseThatNeverRuns(RedisServer server, RedisLock lock) {
+        server.command("CLIENT", "PAUSE", "10000", "WRITE");
+        try {
+            assertThatThrownBy(lock::unlock).isInstanceOf(LockException.class).hasMessageContaining("safe");
+            server.command("CLIENT", "KILL", "TYPE", "normal", "SKIPME", "yes");
+        } finally {
+            server.command("CLIENT", "UNPAUSE");
+        }
+    }
+
+    @Test
+    void reenteringALockWhoseLeaseWasLostReportsTheLoss() {
+        RecordingListener events = new RecordingListener();
+        LockClient client = clients.open(redis.server(), b -> b.listener(events));
+        for (RedisLock lock : everyKind(client, "lost-reentry")) {
+            events.lost.clear();
+            lock.lock();
+            redis.server().command("DEL", "distlock:{lost-reentry}");
+
+            assertThatThrownBy(lock::lock).as(lock.toString()).isInstanceOf(LockLostException.class);
+            assertThat(events.lost).as(lock + ": the loss is reported once").hasSize(1);
+            assertThat(lock.isLocked()).as(lock + ": no new hold was started").isFalse();
+            assertThatThrownBy(lock::unlock).as(lock.toString()).isInstanceOf(LockLostException.class);
+
+            lock.lock();  // the lost hold is closed: this is a first hold again
+            lock.unlock();
+            assertThat(lock.isLocked()).isFalse();
+        }
+    }
+
+    @Test
+    void aFencedReentryNeedsNoFenceCounterInRedis() {
+        FencedLock lock = clients.open(redis.server()).getFencedLock("no-fence");
+        long token = lock.lockAndGetToken();
+        redis.server().command("DEL", "distlock:{no-fence}:fence");
+
+        lock.lock();
+        assertThat(lock.getToken()).isEqualTo(token);
+        lock.unlock();
+        lock.unlock();
+        assertThat(lock.isLocked()).isFalse();
+    }
+
+    /**
+     * Waiters of every kind sleep on one channel: a reentrant holder hands off only to its own
+     * kind. The fenced waiter sleeps first, so it is the one an unaware hand-off would pick.
+     */
+    @Test
+    void aHandOffGoesOnlyToAWaiterOfTheSameKind() throws Exception {
+        RecordingListener events = new RecordingListener();
+        LockClient client = clients.open(redis.server(), b -> b.listener(events));
+        FencedLock fenced = client.getFencedLock("kinds");
+        long before = fenced.lockAndGetToken();
+        fenced.unlock();
+        RedisLock plain = client.getLock("kinds");
+        RedisLock write = client.getReadWriteLock("kinds").writeLock();
+        plain.lock();
+        ScriptStats.reset(redis.server());
+        CompletableFuture<Long> fencedWaiter = CompletableFuture.supplyAsync(() -> {
+            long token = fenced.lockAndGetToken();
+            fenced.unlock();
+            return token;
+        });
+        awaitTrue("the fenced waiter tried once subscribed, and sleeps", PATIENCE,
+                () -> ScriptStats.scriptCalls(redis.server()) >= 1);
+        CompletableFuture<Void> writeWaiter = CompletableFuture.runAsync(() -> {
+            write.lock();
+            write.unlock();
+        });
+        awaitTrue("the write waiter sleeps too", PATIENCE, () -> events.waiting.size() == 2);
+
+        plain.unlock();
+
+        assertThat(fencedWaiter.get(10, TimeUnit.SECONDS)).as("the fenced waiter got a fresh token").isGreaterThan(before);
+        writeWaiter.get(10, TimeUnit.SECONDS);
+        assertThat(plain.isLocked()).isFalse();
+    }
+
+    @Test
+    void aListenerThatThrowsAnErrorDoesNotHangTheLock() throws Exception {
+        LockClient client = clients.open(redis.server(), b -> b.listener(new LockListener() {
+            @Override
+            public void onAcquired(LockEvent event) {
+                throw new AssertionError("a listener's own bug");
+            }
+        }));
+        RedisLock lock = client.getLock("listener-error");
+        CompletableFuture<Void> lockAndUnlock = CompletableFuture.runAsync(() -> {
+            lock.lock();
+            lock.unlock();
+        });
+        lockAndUnlock.get(10, TimeUnit.SECONDS);
+        assertThat(lock.isLocked()).isFalse();
+    }
+
+    private static RedisLock[] everyKind(LockClient client, String name) {
+        RedisReadWriteLock readWrite = client.getReadWriteLock(name);
+        return new RedisLock[] {client.getLock(name), client.getFairLock(name), client.getFencedLock(name),
+                readWrite.readLock(), readWrite.writeLock()};
+    }
+}

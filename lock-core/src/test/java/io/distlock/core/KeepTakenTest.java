@@ -1,0 +1,97 @@
+package io.distlock.core;
+
+import io.distlock.test.RedisExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * A release that keeps the lock taken for a while (a job's minimum hold time): nobody, not even
+ * the releasing holder, takes it before that time has passed, and it frees itself after.
+ */
+@Timeout(60)
+class KeepTakenTest {
+
+    private static final Duration KEEP = Duration.ofSeconds(2);
+
+    @RegisterExtension
+    static RedisExtension redis = RedisExtension.single();
+
+    @RegisterExtension
+    final TestClients clients = new TestClients();
+
+    @Test
+    void aKeptLockIsTakenForEverybodyUntilTheTimeHasPassed() throws Exception {
+        LockClient instance = clients.open(redis.server());
+        RedisLock job = instance.getLock("nightly-report");
+        assertThat(job.tryLockAsync(0, 30, TimeUnit.SECONDS, "tick-1").get(10, TimeUnit.SECONDS)).isTrue();
+        long released = System.nanoTime();
+
+        job.unlockKeepingAsync("tick-1", KEEP).get(10, TimeUnit.SECONDS);
+
+        assertThat(job.isLocked()).isTrue();
+        assertThat(job.remainingTimeToLive()).as("the lease is the time kept").isBetween(1L, KEEP.toMillis());
+        assertThat(job.isHeldBy("tick-1")).as("held by nobody").isFalse();
+        assertThat(job.tryLockAsync(0, 30, TimeUnit.SECONDS, "tick-1").get(10, TimeUnit.SECONDS))
+                .as("not even by the holder that kept it").isFalse();
+        assertThat(job.tryLock()).as("nor by a thread of the same client").isFalse();
+
+        RedisLock otherInstance = clients.open(redis.server()).getLock("nightly-report");
+        assertThat(otherInstance.tryLock(10, TimeUnit.SECONDS)).as("free once the time has passed").isTrue();
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - released))
+                .isGreaterThanOrEqualTo(KEEP.toMillis() - 50);
+        otherInstance.unlock();
+    }
+
+    @Test
+    void aNestedReleaseOnlyCountsDownAndTheOuterOneKeeps() throws Exception {
+        RedisLock job = clients.open(redis.server()).getLock("nested-job");
+        assertThat(job.tryLockAsync(0, 30, TimeUnit.SECONDS, "run").get(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(job.tryLockAsync(0, 30, TimeUnit.SECONDS, "run").get(10, TimeUnit.SECONDS)).isTrue();
+
+        job.unlockKeepingAsync("run", KEEP).get(10, TimeUnit.SECONDS);
+        assertThat(job.isHeldBy("run")).as("the outer hold").isTrue();
+
+        job.unlockKeepingAsync("run", KEEP).get(10, TimeUnit.SECONDS);
+        assertThat(job.isHeldBy("run")).isFalse();
+        assertThat(job.isLocked()).isTrue();
+    }
+
+    @Test
+    void aMultiLockKeepsEveryComponent() throws Exception {
+        LockClient client = clients.open(redis.server());
+        MultiLock both = new MultiLock(client.getLock("keep-a"), client.getLock("keep-b"));
+        assertThat(both.tryLockAsync(0, 30, TimeUnit.SECONDS, "batch").get(10, TimeUnit.SECONDS)).isTrue();
+
+        both.unlockKeepingAsync("batch", KEEP).get(10, TimeUnit.SECONDS);
+
+        assertThat(both.locks()).allSatisfy(component -> {
+            assertThat(component.isLocked()).isTrue();
+            assertThat(component.isHeldBy("batch")).isFalse();
+        });
+    }
+
+    @Test
+    void locksWithAnOrderOrSharedHoldsCannotBeKeptAndStayHeld() throws Exception {
+        LockClient client = clients.open(redis.server());
+        RedisLock fair = client.getFairLock("fair-job");
+        assertThat(fair.tryLockAsync(0, 30, TimeUnit.SECONDS, "run").get(10, TimeUnit.SECONDS)).isTrue();
+
+        assertThatThrownBy(() -> fair.unlockKeepingAsync("run", KEEP).get(10, TimeUnit.SECONDS))
+                .isInstanceOf(ExecutionException.class).cause().isInstanceOf(UnsupportedOperationException.class)
+                .hasMessageContaining("fair");
+        assertThat(fair.isHeldBy("run")).isTrue();
+        fair.unlockAsync("run").get(10, TimeUnit.SECONDS);
+
+        RedisLock plain = client.getLock("keep-nothing");
+        assertThatThrownBy(() -> plain.unlockKeepingAsync("run", Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("positive");
+    }
+}
