@@ -30,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * again, and the release right after the kill still wakes the waiters within seconds: by the
  * message or by the wake-up on re-subscription, never by the lease running out.
  */
-@Timeout(120)
+@Timeout(60)
 class ConnectionKillTest {
 
     private static final int ROUNDS = 3;

@@ -32,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * failed, within its wait time; afterwards the clients renew nothing, are subscribed to nothing, and
  * a new waiter is woken by a release message again.
  */
-@Timeout(120)
+@Timeout(60)
 class RedisRestartTest {
 
     private static final int WAITERS = 50;

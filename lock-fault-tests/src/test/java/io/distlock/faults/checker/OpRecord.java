@@ -1,0 +1,79 @@
+package io.distlock.faults.checker;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * What one operation of a worker did, as one line of its history file. Times are
+ * {@link System#nanoTime()} values: CLOCK_MONOTONIC on Linux, one clock for all processes of the
+ * machine (checked at the start of each run), so times of different JVMs compare.
+ *
+ * <p>The critical section is {@code [entry, exit]}: {@code entry} is taken after the acquisition
+ * returned {@code true}, {@code exit} before the last release call (inner releases of re-entries
+ * come before it); so the section lies inside
+ * the time the lock was really held, if the lock works.
+ *
+ * @param id         {@code w<worker>.t<thread>.<index>}
+ * @param worker     worker index
+ * @param holder     the oracle's holder identity: the thread ({@code w0.t3}) or the async holder id
+ * @param call       how the lock was asked for
+ * @param kind       the lock kind
+ * @param locks      what the hold covers: {@code X:name} (exclusive) or {@code S:name} (shared)
+ * @param waitMs     the wait time asked for; -1 for {@code lock()}
+ * @param leaseMs    the lease asked for; -1 for the watchdog
+ * @param callStart  when the acquisition was called
+ * @param callEnd    when it returned; -1 if it never did
+ * @param outcome    how it ended
+ * @param depth      how many holds the holder took (re-entries + 1, or the number of successful
+ *                   overlapping async calls)
+ * @param entry      start of the critical section; -1 if none
+ * @param exit       end of the critical section; -1 if none
+ * @param token      fencing token of a fenced hold; -1 if none
+ * @param lost       whether the library told the holder that the lease was lost (event or
+ *                   exception) between the acquisition and the end of the release
+ * @param release    how the release ended ({@code OK}, {@code LOST}, or the exception's class)
+ * @param detail     the operation as planned, for the history printout
+ */
+public record OpRecord(String id, int worker, String holder, Operation.Call call, LockKind kind, List<String> locks,
+                       long waitMs, long leaseMs, long callStart, long callEnd, Outcome outcome, int depth,
+                       long entry, long exit, long token, boolean lost, String release, String detail) {
+
+    /** How an acquisition ended. */
+    public enum Outcome {
+        ACQUIRED, NOT_ACQUIRED, INTERRUPTED, CANCELLED, ERROR,
+        /** An async call whose future did not complete within its wait time plus the stated bound. */
+        NO_ANSWER,
+        /** Still running when the worker had to stop. */
+        UNFINISHED
+    }
+
+    private static final String TAG = "OP";
+
+    /** @return whether this record has a critical section */
+    public boolean held() {
+        return entry >= 0;
+    }
+
+    /** @return this record as one line: tab-separated fields */
+    public String toLine() {
+        return String.join("\t", TAG, id, Integer.toString(worker), holder, call.name(), kind.name(),
+                String.join(",", locks), Long.toString(waitMs), Long.toString(leaseMs), Long.toString(callStart),
+                Long.toString(callEnd), outcome.name(), Integer.toString(depth), Long.toString(entry),
+                Long.toString(exit), Long.toString(token), Boolean.toString(lost), release, detail);
+    }
+
+    /**
+     * @param line a line written by {@link #toLine()}
+     * @return the record, or {@code null} if the line is not an operation record
+     */
+    public static OpRecord parse(String line) {
+        String[] f = line.split("\t", -1);
+        if (!TAG.equals(f[0]) || f.length != 19) {
+            return null;
+        }
+        return new OpRecord(f[1], Integer.parseInt(f[2]), f[3], Operation.Call.valueOf(f[4]), LockKind.valueOf(f[5]),
+                Arrays.asList(f[6].split(",")), Long.parseLong(f[7]), Long.parseLong(f[8]), Long.parseLong(f[9]),
+                Long.parseLong(f[10]), Outcome.valueOf(f[11]), Integer.parseInt(f[12]), Long.parseLong(f[13]),
+                Long.parseLong(f[14]), Long.parseLong(f[15]), Boolean.parseBoolean(f[16]), f[17], f[18]);
+    }
+}

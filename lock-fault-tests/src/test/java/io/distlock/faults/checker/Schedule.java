@@ -1,0 +1,99 @@
+package io.distlock.faults.checker;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.SplittableRandom;
+
+/**
+ * The seeded plan of one worker thread: an endless sequence of random {@link Operation}s. Worker
+ * {@code w} gets a seed derived from the run seed, each of its threads a seed derived from that,
+ * so the same run seed plans the same operations on every thread, whatever the timing.
+ */
+public final class Schedule {
+
+    private static final LockKind[] SINGLE_KINDS = {
+        LockKind.REENTRANT, LockKind.FAIR, LockKind.FENCED, LockKind.READ, LockKind.WRITE};
+
+    private final Random random;
+    private final int client;
+    private int next;
+
+    /**
+     * @param runSeed the run's seed
+     * @param worker  the worker's index
+     * @param thread  the thread's index within the worker
+     */
+    public Schedule(long runSeed, int worker, int thread) {
+        this.random = new Random(derive(derive(runSeed, worker), thread));
+        this.client = thread % 2;
+    }
+
+    /**
+     * @param seed  a seed
+     * @param index an index
+     * @return a well-mixed seed for the {@code index}th child of {@code seed}
+     */
+    public static long derive(long seed, int index) {
+        return new SplittableRandom(seed ^ (0x9E3779B97F4A7C15L * (index + 1))).nextLong();
+    }
+
+    /** @return the next operation of this thread */
+    public Operation next() {
+        int index = next++;
+        int roll = random.nextInt(100);
+        Operation.Call call = roll < 15 ? Operation.Call.LOCK
+                : roll < 70 ? Operation.Call.TRY_LOCK
+                : roll < 88 ? Operation.Call.ASYNC
+                : Operation.Call.ASYNC_PAIR;
+        int kindRoll = random.nextInt(100);
+        LockKind kind = kindRoll < 12 ? LockKind.MULTI
+                : kindRoll < 20 ? LockKind.RED
+                : SINGLE_KINDS[random.nextInt(SINGLE_KINDS.length)];
+        List<String> names;
+        List<LockKind> componentKinds = new ArrayList<>();
+        if (kind == LockKind.MULTI) {
+            names = subset(2 + random.nextInt(2));
+            for (int i = 0; i < names.size(); i++) {
+                componentKinds.add(SINGLE_KINDS[random.nextInt(SINGLE_KINDS.length)]);
+            }
+        } else if (kind == LockKind.RED) {
+            names = List.of(pick(CheckerSettings.RED_NAMES));
+            componentKinds.add(kind);
+        } else {
+            names = List.of(pick(CheckerSettings.NAMES));
+            componentKinds.add(kind);
+        }
+        long waitMs = call == Operation.Call.LOCK ? -1 : waitTime();
+        long leaseMs = random.nextInt(3) == 0 ? -1
+                : CheckerSettings.MIN_LEASE_MS
+                + random.nextInt((int) (CheckerSettings.MAX_LEASE_MS - CheckerSettings.MIN_LEASE_MS + 1));
+        int depth = call == Operation.Call.ASYNC_PAIR ? 1 : 1 + random.nextInt(3);
+        long holdMs = random.nextInt(51);
+        boolean threadCall = call == Operation.Call.LOCK || call == Operation.Call.TRY_LOCK;
+        long interruptAfterMs = threadCall && random.nextInt(10) == 0 ? random.nextInt(300) : -1;
+        long cancelAfterMs = !threadCall && random.nextInt(6) == 0 ? random.nextInt(300) : -1;
+        return new Operation(index, call, kind, names, List.copyOf(componentKinds), waitMs, leaseMs, depth, holdMs,
+                interruptAfterMs, cancelAfterMs, client);
+    }
+
+    private long waitTime() {
+        int roll = random.nextInt(10);
+        return roll < 2 ? 0 : roll < 6 ? random.nextInt(500) : 500 + random.nextInt(2_500);
+    }
+
+    private String pick(List<String> names) {
+        return names.get(random.nextInt(names.size()));
+    }
+
+    /** @return {@code size} distinct names, sorted: MultiLocks over the same names take them in one order */
+    private List<String> subset(int size) {
+        List<String> pool = new ArrayList<>(CheckerSettings.NAMES);
+        List<String> chosen = new ArrayList<>();
+        for (int i = 0; i < size; i++) {
+            chosen.add(pool.remove(random.nextInt(pool.size())));
+        }
+        chosen.sort(null);
+        return List.copyOf(chosen);
+    }
+}

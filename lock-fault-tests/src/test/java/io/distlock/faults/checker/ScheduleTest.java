@@ -1,0 +1,40 @@
+package io.distlock.faults.checker;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.stream.IntStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The same run seed plans the same operations; other seeds, workers and threads plan others. */
+class ScheduleTest {
+
+    private static List<Operation> plan(long seed, int worker, int thread) {
+        Schedule schedule = new Schedule(seed, worker, thread);
+        return IntStream.range(0, 200).mapToObj(i -> schedule.next()).toList();
+    }
+
+    @Test
+    void theSameSeedReplaysTheSameOperations() {
+        assertThat(plan(123, 1, 2)).isEqualTo(plan(123, 1, 2));
+    }
+
+    @Test
+    void otherSeedsWorkersAndThreadsPlanOtherOperations() {
+        assertThat(plan(123, 1, 2)).isNotEqualTo(plan(124, 1, 2))
+                .isNotEqualTo(plan(123, 0, 2))
+                .isNotEqualTo(plan(123, 1, 3));
+    }
+
+    @Test
+    void thePlanCoversEveryCallAndKindAndSortsMultiLockNames() {
+        List<Operation> plan = plan(7, 0, 0);
+        assertThat(plan).extracting(Operation::call).contains(Operation.Call.values());
+        assertThat(plan).extracting(Operation::kind).contains(LockKind.values());
+        assertThat(plan).filteredOn(op -> op.kind() == LockKind.MULTI)
+                .allSatisfy(op -> assertThat(op.names()).isSorted().doesNotHaveDuplicates());
+        assertThat(plan).filteredOn(op -> op.kind() == LockKind.RED)
+                .allSatisfy(op -> assertThat(CheckerSettings.RED_NAMES).containsAll(op.names()));
+    }
+}
