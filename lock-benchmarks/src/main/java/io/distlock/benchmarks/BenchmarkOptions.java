@@ -16,9 +16,11 @@ import java.util.Set;
  * @param measurement length of each measurement
  * @param scenarios   the scenarios to run, in their declaration order
  * @param watchdog    size of the watchdog scenario
+ * @param processes   shape of the processes scenario
  */
 public record BenchmarkOptions(Optional<String> redisUri, int threads, int rounds, Duration warmup,
-                               Duration measurement, Set<Scenario> scenarios, WatchdogOptions watchdog) {
+                               Duration measurement, Set<Scenario> scenarios, WatchdogOptions watchdog,
+                               ProcessOptions processes) {
 
     /** Text printed by {@code --help}. */
     public static final String HELP = String.join(System.lineSeparator(),
@@ -37,24 +39,32 @@ public record BenchmarkOptions(Optional<String> redisUri, int threads, int round
             "                         fractions allowed, 0 = none (default 2)",
             "  --seconds=S            length of each measurement, fractions allowed, e.g. 0.5 (default 5)",
             "  --scenarios=LIST       comma-separated subset of uncontended,contended,fair,read,multi,single,",
-            "                         watchdog (default all)",
+            "                         watchdog,processes (default all)",
             "  --watchdog-locks=N     watchdog scenario: locks one client acquires and holds (default 20000)",
             "  --watchdog-seconds=S   watchdog scenario: how long it holds them, at least the timeout (default 60)",
             "  --watchdog-timeout-seconds=S",
             "                         watchdog scenario: watchdog timeout of both clients, renewed every third",
             "                         of it, at least 0.1 (default 3)",
+            "  --processes=N          processes scenario: child JVMs contending for the same locks, at least 2",
+            "                         (default 3)",
+            "  --process-threads=T    processes scenario: threads in each child JVM (default 4)",
+            "  --process-warmup-seconds=S",
+            "                         processes scenario: how long the fresh child JVMs run before each",
+            "                         measurement (default 6; --warmup-seconds does not apply to them)",
             "  --help                 print this text",
             "",
             "A throughput scenario takes about rounds x 3 measurements x (warm-up + measurement) seconds; with",
             "the defaults 3 x 3 x 7 s, so the six take a little over 6 minutes. The watchdog scenario runs once",
             "(--rounds and --threads do not apply): distlock, then Redisson, each acquiring the locks from one",
-            "thread and holding them for --watchdog-seconds; with the defaults about 2.5 minutes.",
+            "thread and holding them for --watchdog-seconds; with the defaults about 2.5 minutes. The processes",
+            "scenario runs --rounds rounds of one lock name and of 8 names, each measuring distlock, then Redisson,",
+            "in fresh child JVMs (start, warm-up, measurement); with the defaults about 4 minutes.",
             "");
 
     /** @return the options when none are given */
     public static BenchmarkOptions defaults() {
         return new BenchmarkOptions(Optional.empty(), 16, 3, Duration.ofSeconds(2), Duration.ofSeconds(5),
-                EnumSet.allOf(Scenario.class), WatchdogOptions.defaults());
+                EnumSet.allOf(Scenario.class), WatchdogOptions.defaults(), ProcessOptions.defaults());
     }
 
     /**
@@ -80,6 +90,7 @@ public record BenchmarkOptions(Optional<String> redisUri, int threads, int round
             options = options.with(arg.substring(2, eq), arg.substring(eq + 1));
         }
         options.watchdog().checked();
+        options.processes().checked();
         return options;
     }
 
@@ -90,22 +101,22 @@ public record BenchmarkOptions(Optional<String> redisUri, int threads, int round
                     throw new IllegalArgumentException("--redis-uri must not be empty");
                 }
                 return new BenchmarkOptions(Optional.of(value), threads, rounds, warmup, measurement, scenarios,
-                        watchdog);
+                        watchdog, processes);
             case "threads":
                 return new BenchmarkOptions(redisUri, positiveInt(key, value), rounds, warmup, measurement, scenarios,
-                        watchdog);
+                        watchdog, processes);
             case "rounds":
                 return new BenchmarkOptions(redisUri, threads, positiveInt(key, value), warmup, measurement, scenarios,
-                        watchdog);
+                        watchdog, processes);
             case "warmup-seconds":
                 return new BenchmarkOptions(redisUri, threads, rounds, seconds(key, value, true), measurement,
-                        scenarios, watchdog);
+                        scenarios, watchdog, processes);
             case "seconds":
                 return new BenchmarkOptions(redisUri, threads, rounds, warmup, seconds(key, value, false), scenarios,
-                        watchdog);
+                        watchdog, processes);
             case "scenarios":
                 return new BenchmarkOptions(redisUri, threads, rounds, warmup, measurement, scenarioList(value),
-                        watchdog);
+                        watchdog, processes);
             case "watchdog-locks":
                 return withWatchdog(new WatchdogOptions(positiveInt(key, value), watchdog.hold(), watchdog.timeout()));
             case "watchdog-seconds":
@@ -114,13 +125,26 @@ public record BenchmarkOptions(Optional<String> redisUri, int threads, int round
             case "watchdog-timeout-seconds":
                 return withWatchdog(new WatchdogOptions(watchdog.locks(), watchdog.hold(),
                         seconds(key, value, false)));
+            case "processes":
+                return withProcesses(new ProcessOptions(positiveInt(key, value), processes.threads(),
+                        processes.warmup()));
+            case "process-threads":
+                return withProcesses(new ProcessOptions(processes.processes(), positiveInt(key, value),
+                        processes.warmup()));
+            case "process-warmup-seconds":
+                return withProcesses(new ProcessOptions(processes.processes(), processes.threads(),
+                        seconds(key, value, true)));
             default:
                 throw new IllegalArgumentException("unknown option --" + key);
         }
     }
 
     private BenchmarkOptions withWatchdog(WatchdogOptions changed) {
-        return new BenchmarkOptions(redisUri, threads, rounds, warmup, measurement, scenarios, changed);
+        return new BenchmarkOptions(redisUri, threads, rounds, warmup, measurement, scenarios, changed, processes);
+    }
+
+    private BenchmarkOptions withProcesses(ProcessOptions changed) {
+        return new BenchmarkOptions(redisUri, threads, rounds, warmup, measurement, scenarios, watchdog, changed);
     }
 
     private static int positiveInt(String key, String value) {

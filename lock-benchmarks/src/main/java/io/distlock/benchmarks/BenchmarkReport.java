@@ -9,9 +9,10 @@ import java.util.Optional;
  * @param environment where and how it measured
  * @param results     one entry per throughput scenario run, in run order
  * @param watchdog    the watchdog scenario's result, if it was run
+ * @param processes   the processes scenario's result, if it was run
  */
 public record BenchmarkReport(Environment environment, List<ScenarioResult> results,
-                              Optional<WatchdogResult> watchdog) {
+                              Optional<WatchdogResult> watchdog, Optional<ProcessResult> processes) {
 
     /**
      * @param scenario a scenario

@@ -10,8 +10,9 @@ import java.util.UUID;
 
 /**
  * One benchmark run: connects distlock, Redisson and a raw Lettuce connection to one Redis, then
- * for each selected throughput scenario runs the configured number of rounds, and last the
- * watchdog scenario if selected ({@link WatchdogRun}, with clients of its own). A round measures
+ * for each selected throughput scenario runs the configured number of rounds, then the
+ * watchdog scenario if selected ({@link WatchdogRun}, with clients of its own), and last the
+ * processes scenario if selected ({@link ProcessRun}, in child JVMs). A round measures
  * distlock, then Redisson, then the EVALSHA ceiling with the scenario's thread count, back to back, so that the
  * three see the same machine speed. Every measurement is preceded by a warm-up of the same load,
  * and the run's keys are deleted after each warm-up and each measurement. Everything is closed at
@@ -69,7 +70,12 @@ final class BenchmarkRun {
                 watchdog = Optional.of(new WatchdogRun(options.watchdog(), target.uri(), admin, target.startedForRun(),
                         keyNamespace, this::report).execute());
             }
-            return new BenchmarkReport(environment, List.copyOf(results), watchdog);
+            Optional<ProcessResult> processes = Optional.empty();
+            if (options.scenarios().contains(Scenario.PROCESSES)) {
+                processes = Optional.of(new ProcessRun(options.processes(), options.rounds(), options.measurement(),
+                        target.uri(), admin, keyNamespace, this::report).execute());
+            }
+            return new BenchmarkReport(environment, List.copyOf(results), watchdog, processes);
         }
     }
 

@@ -9,7 +9,8 @@ import java.util.Optional;
 
 /**
  * Prints a {@link BenchmarkReport} as markdown: header, summary table over rounds, one line per
- * round, latencies (of the throughput scenarios run), the watchdog section (if run), targets.
+ * round, latencies (of the throughput scenarios run), the watchdog and processes sections (if run),
+ * targets.
  */
 final class ReportPrinter {
 
@@ -29,6 +30,7 @@ final class ReportPrinter {
             printLatencies(report);
         }
         report.watchdog().ifPresent(new WatchdogPrinter(out)::print);
+        report.processes().ifPresent(new ProcessPrinter(out)::print);
         printTargets(Targets.evaluate(report));
         out.flush();
     }

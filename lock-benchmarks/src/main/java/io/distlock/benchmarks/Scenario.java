@@ -9,7 +9,7 @@ import java.util.stream.Collectors;
  * A lock workload. The throughput scenarios say how many threads run them, which locks they use,
  * and what one step of a thread's loop does and measures; the same workload runs against every
  * {@link LockBackend}. {@link #WATCHDOG} is not a loop but one long hold of many locks, measured by
- * {@link WatchdogRun}.
+ * {@link WatchdogRun}; {@link #PROCESSES} runs its loops in child JVMs, measured by {@link ProcessRun}.
  */
 public enum Scenario {
 
@@ -112,6 +112,23 @@ public enum Scenario {
         @Override
         TimedLoad.StepFactory steps(LockBackend backend) {
             throw new UnsupportedOperationException("watchdog is measured by WatchdogRun, not by a timed load");
+        }
+    },
+
+    /**
+     * Several JVMs, each with several threads, contend for one lock name, then for 8: acquisitions
+     * per second, how often and how far the lock moves between JVMs, and the wait inside lock().
+     */
+    PROCESSES("acquisitions/s", "N child JVMs x T threads loop lock(); unlock() on one lock name, then on 8 "
+            + "names; counts acquisitions, hand-offs to another JVM, same-JVM streaks, shares, time inside lock()") {
+        @Override
+        boolean throughput() {
+            return false;
+        }
+
+        @Override
+        TimedLoad.StepFactory steps(LockBackend backend) {
+            throw new UnsupportedOperationException("processes is measured by ProcessRun in child JVMs");
         }
     };
 

@@ -8,7 +8,7 @@ import java.time.Duration;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
-/** Parsing of {@code --rounds} and of the watchdog scenario's options. */
+/** Parsing of {@code --rounds} and of the watchdog and processes scenarios' options. */
 @Timeout(10)
 class BenchmarkOptionsTest {
 
@@ -56,6 +56,25 @@ class BenchmarkOptionsTest {
     void aTimeoutBelowDistlocksMinimumIsRejected() {
         assertThatIllegalArgumentException().isThrownBy(() -> BenchmarkOptions.parse("--watchdog-timeout-seconds=0.05"))
                 .withMessageContaining("--watchdog-timeout-seconds must be at least 0.1 s");
+    }
+
+    @Test
+    void processesScenarioIsPartOfAllWithThreeJvmsOfFourThreadsByDefault() {
+        BenchmarkOptions options = BenchmarkOptions.parse();
+        assertThat(options.scenarios()).contains(Scenario.PROCESSES);
+        assertThat(options.processes()).isEqualTo(new ProcessOptions(3, 4, Duration.ofSeconds(6)));
+    }
+
+    @Test
+    void processesOptionsAreParsed() {
+        assertThat(BenchmarkOptions.parse("--process-threads=2", "--process-warmup-seconds=0.5", "--processes=5")
+                .processes()).isEqualTo(new ProcessOptions(5, 2, Duration.ofMillis(500)));
+    }
+
+    @Test
+    void oneProcessIsRejected() {
+        assertThatIllegalArgumentException().isThrownBy(() -> BenchmarkOptions.parse("--processes=1"))
+                .withMessageContaining("--processes must be at least 2");
     }
 
     @Test

@@ -22,7 +22,7 @@ class LockBenchmarkSmokeTest {
             .toList();
 
     @Test
-    @Timeout(180)
+    @Timeout(90)
     void everyScenarioMeasuresThroughputInEveryRound() throws InterruptedException {
         BenchmarkOptions options = BenchmarkOptions.parse("--threads=4", "--rounds=2", "--warmup-seconds=0.1",
                 "--seconds=0.2", "--scenarios=" + THROUGHPUT.stream().map(Scenario::cliName)

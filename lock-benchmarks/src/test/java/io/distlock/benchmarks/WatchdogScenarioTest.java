@@ -19,7 +19,7 @@ class WatchdogScenarioTest {
     private static final int LOCKS = 1_200;
 
     @Test
-    @Timeout(180)
+    @Timeout(90)
     void distlockKeepsEveryLockWithBatchedRenewalsAndRedissonIsMeasuredBeside() throws InterruptedException {
         BenchmarkOptions options = BenchmarkOptions.parse("--scenarios=watchdog", "--watchdog-locks=" + LOCKS,
                 "--watchdog-seconds=7", "--watchdog-timeout-seconds=3");
