@@ -5,13 +5,14 @@ import org.aopalliance.intercept.MethodInvocation;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 
 /**
  * Methods returning {@code CompletionStage}/{@code CompletableFuture}: the locks are acquired on
  * the calling thread before the method runs and released when the returned stage completes,
  * from whichever thread completes it. The caller's stage completes after the release, on the
- * common fork-join pool, with the method's outcome (or the release failure, such as a lost lease,
- * if the method succeeded).
+ * common fork-join pool in the caller's context ({@link CallerContext}), with the method's outcome
+ * (or the release failure, such as a lost lease, if the method succeeded).
  * Lock failures come back as a failed stage; a skipped call returns a stage completed with null.
  */
 final class CompletionStageReturn implements ReturnStrategy {
@@ -28,8 +29,12 @@ final class CompletionStageReturn implements ReturnStrategy {
             return call.method().onFailure() == OnFailure.SKIP ? CompletableFuture.completedFuture(null)
                     : CompletableFuture.failedFuture(call.notAcquired());
         }
+        CompletableFuture<Object> result = new CompletableFuture<>();
+        // CompletableFuture's own async executor (a new thread per task where the common pool has
+        // one thread, on Java 17), in the caller's context.
+        Executor completer = CallerContext.capture(result.defaultExecutor());
         CompletionStage<?> stage;
-        LockContext context = call.context();
+        LockContext context = call.startMethod();
         context.enter();
         try {
             stage = (CompletionStage<?>) invocation.proceed();
@@ -43,9 +48,9 @@ final class CompletionStageReturn implements ReturnStrategy {
             call.releaseAfter(null);
             return null;
         }
-        CompletableFuture<Object> result = new CompletableFuture<>();
-        // Completed through the common pool: the release answer arrives on Redis's I/O thread,
-        // where the caller's callbacks must not run (a blocking one would stall all Redis I/O).
+        // Completed asynchronously: the release answer arrives on Redis's I/O thread,
+        // where the caller's callbacks must not run (a blocking one would stall all Redis I/O);
+        // and in the caller's context, so they see its trace and logging context.
         stage.whenComplete((value, error) -> call.releaseAsync().whenCompleteAsync((ignored, releaseFailure) -> {
             if (error != null) {
                 Throwable cause = error instanceof CompletionException && error.getCause() != null
@@ -59,7 +64,7 @@ final class CompletionStageReturn implements ReturnStrategy {
             } else {
                 result.complete(value);
             }
-        }));
+        }, completer));
         return result;
     }
 

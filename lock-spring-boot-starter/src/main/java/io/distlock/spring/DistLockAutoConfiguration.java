@@ -2,11 +2,13 @@ package io.distlock.spring;
 
 import io.distlock.core.LockClient;
 import io.distlock.core.LockTemplate;
+import io.lettuce.core.resource.ClientResources;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -16,36 +18,54 @@ import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 import org.springframework.util.function.SingletonSupplier;
 
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * Creates distlock's beans from {@code distlock.*}: the {@link LockClient} (closed on shutdown),
+ * Creates distlock's beans from {@code distlock.*}: the {@link LockClient} (closed on shutdown;
+ * sharing Spring Boot's Lettuce {@code ClientResources} when the application has them),
  * a {@link LockTemplate} using the configured default wait and lease times, and the
  * {@link DistributedLock} advice. Each backs off when the application defines its own.
  * {@code distlock.enabled=false} turns it all off.
  */
-@AutoConfiguration(after = SslAutoConfiguration.class)
+@AutoConfiguration(after = SslAutoConfiguration.class, afterName = {
+        // Spring Boot's Redis auto-configuration (4.x, then 3.5), which defines the connection
+        // details and Lettuce resources shared here.
+        "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
+        "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration"})
 @ConditionalOnProperty(prefix = "distlock", name = "enabled", havingValue = "true", matchIfMissing = true)
 @EnableConfigurationProperties(DistLockProperties.class)
 public class DistLockAutoConfiguration {
 
     /**
-     * @param properties  distlock's settings, checked first
-     * @param environment for the {@code spring.data.redis.*} fallback
-     * @param sslBundles  Spring Boot's SSL bundles, for {@code distlock.redis.ssl-bundle}
+     * Connects to {@code distlock.redis.*} if its connection is set; else to the Redis of Spring
+     * Boot's connection-details bean, if Spring Data Redis is on the classpath (Boot derives it from
+     * {@code spring.data.redis.*}; {@code @ServiceConnection} and Docker Compose replace it); else
+     * to {@code spring.data.redis.*} read by this starter.
+     *
+     * @param properties      distlock's settings, checked first
+     * @param environment     for the {@code spring.data.redis.*} fallback
+     * @param beanFactory     for Spring Boot's Redis connection details
+     * @param sslBundles      Spring Boot's SSL bundles, for {@code distlock.redis.ssl-bundle}
+     * @param clientResources Spring Boot's Lettuce resources, shared when there are some
      * @return a connected client
      * @throws InvalidLockPropertyException naming a wrong setting
      */
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
-    public LockClient lockClient(DistLockProperties properties, Environment environment,
-                                 ObjectProvider<SslBundles> sslBundles) {
+    public LockClient lockClient(DistLockProperties properties, Environment environment, BeanFactory beanFactory,
+                                 ObjectProvider<SslBundles> sslBundles,
+                                 ObjectProvider<ClientResources> clientResources) {
         LockPropertiesValidator.validate(properties);
-        LockClient.Builder builder = RedisConnectionSettings.resolve(properties, environment)
-                .applyTo(LockClient.builder(), sslBundles.getIfAvailable())
-                .keyPrefix(properties.getKeyPrefix())
-                .watchdogTimeout(properties.getWatchdog().getTimeout())
-                .commandTimeout(properties.getRedis().getTimeout());
+        LockClient.Builder builder = newBuilder(properties, clientResources);
+        Optional<BootRedisConnectionDetails> boot = properties.getRedis().isConfigured() ? Optional.empty()
+                : BootRedisConnectionDetails.find(beanFactory);
+        RedisConnectionSettings settings = boot.map(details -> details.settings(properties.getRedis()))
+                .orElseGet(() -> RedisConnectionSettings.resolve(properties, environment));
+        settings.applyTo(builder, sslBundles.getIfAvailable());
+        if (settings.sslBundle() == null) {
+            boot.flatMap(BootRedisConnectionDetails::sslOptions).ifPresent(builder::sslOptions);
+        }
         DistLockProperties.ReplicaAck ack = properties.getReplicaAck();
         if (ack.getReplicas() > 0) {
             builder.replicaAcks(ack.getReplicas(), ack.getTimeout());
@@ -54,14 +74,28 @@ public class DistLockAutoConfiguration {
     }
 
     /**
-     * @param properties {@code distlock.redlock.nodes}
-     * @param sslBundles Spring Boot's SSL bundles, for {@code distlock.redis.ssl-bundle}
+     * @param properties      {@code distlock.redlock.nodes}
+     * @param sslBundles      Spring Boot's SSL bundles, for {@code distlock.redis.ssl-bundle}
+     * @param clientResources Spring Boot's Lettuce resources, shared when there are some
      * @return one client per RedLock master (none when not configured), closed on shutdown
      */
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
-    public RedLockNodes redLockNodes(DistLockProperties properties, ObjectProvider<SslBundles> sslBundles) {
-        return RedLockNodes.connect(properties, sslBundles.getIfAvailable());
+    public RedLockNodes redLockNodes(DistLockProperties properties, ObjectProvider<SslBundles> sslBundles,
+                                     ObjectProvider<ClientResources> clientResources) {
+        return RedLockNodes.connect(properties, sslBundles.getIfAvailable(),
+                () -> newBuilder(properties, clientResources));
+    }
+
+    /** @return a client builder with the settings every lock client of the application shares */
+    private static LockClient.Builder newBuilder(DistLockProperties properties,
+                                                 ObjectProvider<ClientResources> clientResources) {
+        LockClient.Builder builder = LockClient.builder()
+                .keyPrefix(properties.getKeyPrefix())
+                .watchdogTimeout(properties.getWatchdog().getTimeout())
+                .commandTimeout(properties.getRedis().getTimeout());
+        clientResources.ifAvailable(builder::clientResources);
+        return builder;
     }
 
     /**
@@ -76,10 +110,13 @@ public class DistLockAutoConfiguration {
     }
 
     /**
-     * The {@link DistributedLock} advice, applied by Spring's auto-proxying.
+     * The {@link DistributedLock} advice, applied by Spring's auto-proxying. It is created while
+     * the application's post-processors are still being set up, so it depends on no ordinary
+     * bean: it binds the {@code distlock.*} settings it needs itself, rather than taking the
+     * properties bean (which would then miss the post-processors set up after it), and looks the
+     * client up at the first call.
      *
-     * @param properties  defaults and {@code distlock.aspect.order}
-     * @param environment resolves {@code ${...}} in wait and lease times
+     * @param environment {@code distlock.*} defaults and order; resolves {@code ${...}} in wait and lease times
      * @param beanFactory resolves {@code @bean} references in keys
      * @param client      the lock client, looked up at the first call
      * @param nodes       the RedLock masters, looked up at the first call
@@ -88,9 +125,11 @@ public class DistLockAutoConfiguration {
     @Bean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     @ConditionalOnMissingBean(DistributedLockAdvisor.class)
-    static DistributedLockAdvisor distributedLockAdvisor(DistLockProperties properties, Environment environment,
-                                                         BeanFactory beanFactory, ObjectProvider<LockClient> client,
+    static DistributedLockAdvisor distributedLockAdvisor(Environment environment, BeanFactory beanFactory,
+                                                         ObjectProvider<LockClient> client,
                                                          ObjectProvider<RedLockNodes> nodes) {
+        DistLockProperties properties = Binder.get(environment).bindOrCreate(DistLockProperties.PREFIX,
+                DistLockProperties.class);
         LockedMethods methods = new LockedMethods(environment, properties);
         Supplier<TypedLocks> locks = SingletonSupplier.of(() -> new TypedLocks(client.getObject(), nodes.getObject()));
         return new DistributedLockAdvisor(methods,

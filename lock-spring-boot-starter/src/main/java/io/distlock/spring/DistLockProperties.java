@@ -12,10 +12,14 @@ import java.util.List;
 /**
  * The {@code distlock.*} settings. Durations use Spring Boot's format ({@code 500ms},
  * {@code 3s}, {@code 1m}). When no {@code distlock.redis.*} connection is given, the standard
- * {@code spring.data.redis.*} settings are used, and without those {@code localhost:6379}.
+ * Redis of Spring Boot's connection details or {@code spring.data.redis.*} is used, and without
+ * those {@code localhost:6379}.
  */
-@ConfigurationProperties("distlock")
+@ConfigurationProperties(DistLockProperties.PREFIX)
 public class DistLockProperties {
+
+    /** Prefix of every distlock setting. */
+    public static final String PREFIX = "distlock";
 
     /** Whether distlock's auto-configuration (client, template, annotation, metrics) is active. */
     private boolean enabled = true;

@@ -56,4 +56,14 @@ public @interface DistributedLock {
 
     /** @return what to do when the lock is not acquired in time */
     OnFailure onFailure() default OnFailure.THROW;
+
+    /**
+     * @return how long the lock stays taken at least, counted from when the method started, same
+     *         format; empty = released when the method ends. For {@code @Scheduled} jobs on
+     *         several instances: a run that ends sooner leaves the lock taken, by nobody (not even
+     *         this instance), for the rest of that time, so an instance whose clock or schedule is
+     *         a little behind does not run the same tick again. Set it a little below the
+     *         schedule's period. Reentrant and fenced locks only.
+     */
+    String minHoldTime() default "";
 }

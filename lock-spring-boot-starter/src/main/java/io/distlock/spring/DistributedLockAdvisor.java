@@ -4,6 +4,7 @@ import org.aopalliance.aop.Advice;
 import org.springframework.aop.Pointcut;
 import org.springframework.aop.support.AbstractPointcutAdvisor;
 import org.springframework.aop.support.StaticMethodMatcherPointcut;
+import org.springframework.core.annotation.AnnotationUtils;
 
 import java.lang.System.Logger.Level;
 import java.lang.reflect.Method;
@@ -25,7 +26,7 @@ final class DistributedLockAdvisor extends AbstractPointcutAdvisor {
 
     DistributedLockAdvisor(LockedMethods methods, DistributedLockInterceptor interceptor, int order) {
         this.interceptor = interceptor;
-        this.pointcut = new StaticMethodMatcherPointcut() {
+        StaticMethodMatcherPointcut annotated = new StaticMethodMatcherPointcut() {
             @Override
             public boolean matches(Method method, Class<?> targetClass) {
                 if (methods.find(method, targetClass) == null) {
@@ -40,6 +41,10 @@ final class DistributedLockAdvisor extends AbstractPointcutAdvisor {
                 return true;
             }
         };
+        // Classes that cannot carry the annotation (the JDK's, for one) are passed over whole,
+        // as Spring's own annotation-driven advisors do, instead of method by method.
+        annotated.setClassFilter(type -> AnnotationUtils.isCandidateClass(type, DistributedLock.class));
+        this.pointcut = annotated;
         setOrder(order);
     }
 

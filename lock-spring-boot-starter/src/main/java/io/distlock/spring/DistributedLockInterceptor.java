@@ -38,7 +38,7 @@ final class DistributedLockInterceptor implements MethodInterceptor {
         if (locked == null) {
             return invocation.proceed();
         }
-        List<String> lockNames = names.lockNames(locked, invocation.getMethod(), invocation.getArguments(), target);
+        List<String> lockNames = names.lockNames(locked, invocation.getArguments(), target);
         TypedLocks typed = locks.get();
         List<RedisLock> held = lockNames.stream().map(name -> typed.lock(locked.type(), name, locked.name())).toList();
         return locked.returns().invoke(invocation, new LockedCall(locked, typed.client(), held,

@@ -35,6 +35,14 @@ final class LettuceSslBundle {
                     + bundles.getBundleNames() + ")", "Define it under spring.ssl.bundle.pem." + name
                     + " (PEM files) or spring.ssl.bundle.jks." + name + " (key stores), or fix the name.");
         }
+        return options(bundle);
+    }
+
+    /**
+     * @param bundle an SSL bundle, e.g. the one of Spring Boot's Redis connection details
+     * @return its TLS options
+     */
+    static SslOptions options(SslBundle bundle) {
         SslOptions.Builder options = SslOptions.builder()
                 .jdkSslProvider()
                 .keyManager(bundle.getManagers().getKeyManagerFactory())

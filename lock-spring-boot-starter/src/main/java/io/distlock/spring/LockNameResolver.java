@@ -32,10 +32,11 @@ final class LockNameResolver {
      * @return the lock names to hold, sorted
      * @throws IllegalArgumentException if the key evaluates to null, blank, or an empty collection
      */
-    List<String> lockNames(LockedMethod locked, Method method, Object[] args, Object target) {
+    List<String> lockNames(LockedMethod locked, Object[] args, Object target) {
         if (locked.key() == null) {
             return List.of(locked.name());
         }
+        Method method = locked.method();
         LockKeyRoot root = new LockKeyRoot(method, args, target, target == null ? method.getDeclaringClass()
                 : target.getClass());
         MethodBasedEvaluationContext context = new MethodBasedEvaluationContext(root, method, args, parameterNames);

@@ -6,6 +6,7 @@ import io.distlock.core.LockException;
 import io.distlock.core.MultiLock;
 import io.distlock.core.RedisLock;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -31,6 +32,8 @@ final class LockedCall {
     private final MultiLock all;
     private final String holderId;
     private final AtomicReference<CompletableFuture<Void>> release = new AtomicReference<>();
+    /** When the method started ({@link System#nanoTime()}), for the minimum hold time. */
+    private volatile long startedNanos;
 
     /**
      * @param method   what the annotation asks for
@@ -64,8 +67,13 @@ final class LockedCall {
         return method;
     }
 
-    /** @return the context the method body sees */
-    LockContext context() {
+    /**
+     * The locks are held and the method is about to run: the minimum hold time counts from now.
+     *
+     * @return the context the method body sees
+     */
+    LockContext startMethod() {
+        startedNanos = System.nanoTime();
         return new LockContext(method.name(), locks, holderId);
     }
 
@@ -158,7 +166,8 @@ final class LockedCall {
 
     /**
      * Releases every lock, once: later calls return the first call's future, so every path that
-     * may end the call (completion, error, cancel, a dropped value) can simply ask for it.
+     * may end the call (completion, error, cancel, a dropped value) can simply ask for it. With a
+     * minimum hold time not yet over, the locks stay taken, by nobody, for the rest of it.
      *
      * @return completes once every lock was released, failing with the first release failure
      */
@@ -167,7 +176,11 @@ final class LockedCall {
         if (!release.compareAndSet(null, mine)) {
             return release.get();
         }
-        all.unlockAsync(holderId).whenComplete((ok, error) -> {
+        Duration keep = method.minHoldTime() == null ? Duration.ZERO
+                : method.minHoldTime().minusNanos(System.nanoTime() - startedNanos);
+        CompletableFuture<Void> released = keep.isNegative() || keep.isZero() ? all.unlockAsync(holderId)
+                : all.unlockKeepingAsync(holderId, keep);
+        released.whenComplete((ok, error) -> {
             if (error != null) {
                 mine.completeExceptionally(error);
             } else {

@@ -66,10 +66,19 @@ final class LockedMethods {
         }
         String name = lock.name().isBlank() ? targetClass.getSimpleName() + "." + method.getName() : lock.name();
         Expression key = lock.key().isBlank() ? null : parse(lock.key(), where);
+        if (key != null) {
+            LockKeyVariables.check(key, specific, where);
+        }
         Duration wait = duration(lock.waitTime(), properties.getWaitTime(), "waitTime", where);
         Duration lease = duration(lock.leaseTime(), properties.getLeaseTime(), "leaseTime", where);
-        return Optional.of(new LockedMethod(name, lock.type(), key, wait, lease, lock.onFailure(),
-                ReturnStrategy.forReturnType(returns, where)));
+        Duration minHold = duration(lock.minHoldTime(), null, "minHoldTime", where);
+        if (minHold != null && lock.type() != LockType.REENTRANT && lock.type() != LockType.FENCED) {
+            throw new IllegalStateException(where + ": minHoldTime needs a REENTRANT or FENCED lock; a "
+                    + lock.type() + " lock cannot be kept taken after its release");
+        }
+        return Optional.of(new LockedMethod(name, specific, lock.type(), key, wait, lease, lock.onFailure(),
+                minHold == null || minHold.isZero() ? null : minHold,
+                ReturnStrategies.forMethod(specific, lock.onFailure(), where)));
     }
 
     private Expression parse(String expression, String where) {

@@ -27,7 +27,7 @@ final class PlainReturn implements ReturnStrategy {
             throw call.notAcquired();
         }
         Throwable failure = null;
-        LockContext context = call.context();
+        LockContext context = call.startMethod();
         context.enter();
         try {
             return invocation.proceed();

@@ -7,6 +7,7 @@ import org.springframework.boot.ssl.SslBundles;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * One {@link LockClient} per independent Redis master of {@code distlock.redlock.nodes}, for
@@ -27,10 +28,12 @@ public final class RedLockNodes implements AutoCloseable {
      *
      * @param properties distlock's settings
      * @param sslBundles Spring Boot's SSL bundles, or {@code null} if the application has none
+     * @param builders   a new builder per master, with the settings every client of the application shares
      * @return the nodes
      * @throws InvalidLockPropertyException naming a node that is not a Redis URL, or an unknown SSL bundle
      */
-    static RedLockNodes connect(DistLockProperties properties, SslBundles sslBundles) {
+    static RedLockNodes connect(DistLockProperties properties, SslBundles sslBundles,
+                                Supplier<LockClient.Builder> builders) {
         List<String> nodes = properties.getRedlock().getNodes();
         String bundle = properties.getRedis().getSslBundle();
         SslOptions sslOptions = bundle == null || nodes.isEmpty() ? null
@@ -39,10 +42,7 @@ public final class RedLockNodes implements AutoCloseable {
         try {
             for (int i = 0; i < nodes.size(); i++) {
                 String url = nodes.get(i);
-                LockClient.Builder builder = LockClient.builder()
-                        .keyPrefix(properties.getKeyPrefix())
-                        .watchdogTimeout(properties.getWatchdog().getTimeout())
-                        .commandTimeout(properties.getRedis().getTimeout());
+                LockClient.Builder builder = builders.get();
                 if (sslOptions != null) {
                     builder.sslOptions(sslOptions);
                 }

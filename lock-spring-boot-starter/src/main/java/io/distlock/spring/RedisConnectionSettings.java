@@ -29,11 +29,14 @@ import java.util.List;
  * @param database       database index, overriding the URL's, or {@code null}
  * @param sentinelMaster master name when using Sentinel, or {@code null}
  * @param sentinelNodes  Sentinel nodes as host:port
+ * @param sentinelUsername ACL user the Sentinels ask for, or {@code null}
+ * @param sentinelPassword password the Sentinels ask for, or {@code null}
  * @param clusterNodes   Cluster nodes as host:port
  */
 record RedisConnectionSettings(String prefix, String url, String host, int port, String username, String password,
                                boolean ssl, String sslBundle, String sslBundleProperty, Integer database,
-                               String sentinelMaster, List<String> sentinelNodes, List<String> clusterNodes) {
+                               String sentinelMaster, List<String> sentinelNodes, String sentinelUsername,
+                               String sentinelPassword, List<String> clusterNodes) {
 
     private static final String SPRING_PREFIX = "spring.data.redis";
     private static final String SSL_BUNDLE = "distlock.redis.ssl-bundle";
@@ -49,7 +52,8 @@ record RedisConnectionSettings(String prefix, String url, String host, int port,
             return new RedisConnectionSettings("distlock.redis", redis.getUrl(), "localhost", 6379,
                     redis.getUsername(), redis.getPassword(), redis.isSsl(), redis.getSslBundle(),
                     redis.getSslBundle() == null ? null : SSL_BUNDLE, redis.getDatabase(),
-                    redis.getSentinel().getMaster(), redis.getSentinel().getNodes(), redis.getCluster().getNodes());
+                    redis.getSentinel().getMaster(), redis.getSentinel().getNodes(), null, null,
+                    redis.getCluster().getNodes());
         }
         Binder binder = Binder.get(environment);
         String springBundle = string(binder, "ssl.bundle");
@@ -66,6 +70,8 @@ record RedisConnectionSettings(String prefix, String url, String host, int port,
                 firstNonNull(redis.getDatabase(), binder.bind(SPRING_PREFIX + ".database", Integer.class).orElse(null)),
                 string(binder, "sentinel.master"),
                 list(binder, "sentinel.nodes"),
+                string(binder, "sentinel.username"),
+                string(binder, "sentinel.password"),
                 list(binder, "cluster.nodes"));
     }
 
@@ -159,11 +165,14 @@ record RedisConnectionSettings(String prefix, String url, String host, int port,
             throw new InvalidLockPropertyException(prefix + ".sentinel.nodes", "no Sentinel node is given for master '"
                     + sentinelMaster + "'", "List the Sentinel nodes as host:port.");
         }
-        RedisURI.Builder builder = null;
+        RedisURI.Builder builder = RedisURI.builder().withSentinelMasterId(sentinelMaster);
         for (String node : sentinelNodes) {
             HostAndPort sentinel = HostAndPort.parse(prefix + ".sentinel.nodes", node, 26379);
-            builder = builder == null ? RedisURI.Builder.sentinel(sentinel.host(), sentinel.port(), sentinelMaster)
-                    : builder.withSentinel(sentinel.host(), sentinel.port());
+            RedisURI sentinelUri = RedisURI.create(sentinel.host(), sentinel.port());
+            if (sentinelPassword != null) {
+                sentinelUri.setAuthentication(sentinelUsername, sentinelPassword.toCharArray());
+            }
+            builder.withSentinel(sentinelUri);
         }
         return builder.build();
     }
@@ -188,6 +197,8 @@ record RedisConnectionSettings(String prefix, String url, String host, int port,
                 + (password == null ? null : "***") + ", ssl=" + ssl + ", sslBundle=" + sslBundle
                 + ", database=" + database
                 + ", sentinelMaster=" + sentinelMaster + ", sentinelNodes=" + sentinelNodes
+                + ", sentinelUsername=" + sentinelUsername + ", sentinelPassword="
+                + (sentinelPassword == null ? null : "***")
                 + ", clusterNodes=" + clusterNodes + "]";
     }
 

@@ -27,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Callers that give up at any moment (interrupt, cancel) never leave a lock behind, even when
  * they give up just as the lock is acquired. Hundreds of randomly timed give-ups per test.
  */
-@Timeout(120)
+@Timeout(60)
 class AbandonedCallsTest {
 
     private static final int ROUNDS = 300;

@@ -7,6 +7,10 @@ import io.distlock.test.RedisExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import io.reactivex.rxjava3.core.Single;
+import org.springframework.aop.ClassFilter;
+import org.springframework.aop.framework.ProxyFactory;
+import org.springframework.aop.support.AopUtils;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -21,11 +25,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -147,22 +153,29 @@ class DistributedLockTest {
     @Test
     void concurrentCallsForOneKeyNeverOverlap() {
         runner.withUserConfiguration(Services.class).run(context -> {
-            OrderService service = context.getBean(OrderService.class);
             ExecutorService pool = Executors.newFixedThreadPool(8);
             try {
-                List<Future<Integer>> calls = new ArrayList<>();
-                for (int i = 0; i < 8 * 25; i++) {
-                    calls.add(pool.submit((Callable<Integer>) () -> service.process("42")));
-                }
-                for (Future<Integer> call : calls) {
-                    call.get(30, TimeUnit.SECONDS);
-                }
+                assertCallsTakeTurns(context.getBean(OrderService.class), pool, 8 * 25);
             } finally {
                 pool.shutdownNow();
             }
-            assertThat(service.unsafeCounter()).isEqualTo(200);
-            assertThat(service.maxInside()).isEqualTo(1);
         });
+    }
+
+    /**
+     * Makes {@code calls} concurrent calls of {@link OrderService#process} for one key on
+     * {@code callers}, and checks that they took turns: none overlapped, no update was lost.
+     */
+    static void assertCallsTakeTurns(OrderService service, ExecutorService callers, int calls) throws Exception {
+        List<Future<Integer>> results = new ArrayList<>();
+        for (int i = 0; i < calls; i++) {
+            results.add(callers.submit((Callable<Integer>) () -> service.process("42")));
+        }
+        for (Future<Integer> result : results) {
+            result.get(30, TimeUnit.SECONDS);
+        }
+        assertThat(service.unsafeCounter()).isEqualTo(calls);
+        assertThat(service.maxInside()).isEqualTo(1);
     }
 
     @Test
@@ -253,15 +266,90 @@ class DistributedLockTest {
         }
     }
 
+    /** A key with a typo: the parameter is orderId. */
+    public static class TypoInKey {
+        @DistributedLock(key = "#orderid + ':' + #p0")
+        public void place(String orderId) {
+        }
+    }
+
+    /** Reached through its interface, which names the parameter otherwise. */
+    public interface Shipping {
+        boolean ship(String parcel);
+    }
+
+    /** A JDK-proxied service whose key uses its own parameter name. */
+    public static class ParcelService implements Shipping {
+        @Override
+        @DistributedLock(key = "#parcelId")
+        public boolean ship(String parcelId) {
+            return "1".equals(redis.server().commandString("EXISTS", "distlock:{ParcelService.ship:" + parcelId + "}"));
+        }
+    }
+
+    @Test
+    void keysAreEvaluatedWithTheParameterNamesOfTheBeansOwnMethod() {
+        runner.run(context -> {
+            ProxyFactory jdkProxy = new ProxyFactory(new ParcelService());
+            jdkProxy.addInterface(Shipping.class);
+            jdkProxy.addAdvisor(context.getBean(DistributedLockAdvisor.class));
+            Shipping shipping = (Shipping) jdkProxy.getProxy();
+            assertThat(AopUtils.isJdkDynamicProxy(shipping)).isTrue();
+
+            assertThat(shipping.ship("p-1")).as("held under the key, while the method ran").isTrue();
+        });
+    }
+
+    @Test
+    void classesThatCannotCarryTheAnnotationAreNotScannedMethodByMethod() {
+        runner.run(context -> {
+            ClassFilter classes = context.getBean(DistributedLockAdvisor.class).getPointcut().getClassFilter();
+            assertThat(classes.matches(String.class)).isFalse();
+            assertThat(classes.matches(OrderService.class)).isTrue();
+        });
+    }
+
+    /** Results consumed after the method returned, when its lock would already be released. */
+    public static class ConsumedLater {
+        @DistributedLock(key = "#id")
+        public Future<String> future(String id) {
+            return CompletableFuture.completedFuture(id);
+        }
+
+        @DistributedLock(key = "#id")
+        public Stream<String> stream(String id) {
+            return Stream.of(id);
+        }
+    }
+
+    /** SKIP on a result that cannot complete empty. */
+    public static class SkippedSingle {
+        @DistributedLock(key = "#id", onFailure = OnFailure.SKIP)
+        public Single<String> single(String id) {
+            return Single.just(id);
+        }
+    }
+
+    /** A minimum hold time on a lock that cannot be kept taken. */
+    public static class KeptFairLock {
+        @DistributedLock(key = "#id", type = LockType.FAIR, minHoldTime = "1s")
+        public void run(String id) {
+        }
+    }
+
     @Test
     void annotationsThatCannotWorkFailStartupNamingTheMethod() {
+        assertStartupFails(KeptFairLock.class, "KeptFairLock.run", "minHoldTime needs a REENTRANT or FENCED lock");
+        assertStartupFails(ConsumedLater.class, "ConsumedLater.", "is consumed after the method returns");
+        assertStartupFails(SkippedSingle.class, "SkippedSingle.single", "SKIP", "cannot complete empty");
+        assertStartupFails(TypoInKey.class, "TypoInKey.place", "#orderid", "[orderId]", "-parameters");
         assertStartupFails(Malformed.class, "Malformed.broken", "malformed");
         assertStartupFails(RedLockWithoutNodes.class, "RedLockWithoutNodes.run", "distlock.redlock.nodes");
         assertStartupFails(PrimitiveSkip.class, "PrimitiveSkip.count", "SKIP");
         assertStartupFails(BadWait.class, "BadWait.run", "waitTime 'soon'");
     }
 
-    private void assertStartupFails(Class<?> service, String method, String problem) {
+    private void assertStartupFails(Class<?> service, String method, String... problem) {
         runner.withBean(service).run(context -> {
             assertThat(context).hasFailed();
             StringBuilder messages = new StringBuilder();

@@ -36,7 +36,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * signed by a CA the test generates and which admits only the ACL user; and that the password
  * shows nowhere: failure messages, logs, {@code toString()}, health details.
  */
-@Timeout(120)
+@Timeout(60)
 @ExtendWith(OutputCaptureExtension.class)
 class RedisSecurityTest {
 
@@ -117,7 +117,6 @@ class RedisSecurityTest {
                         "distlock.redis.url=rediss://" + USER + ":" + PASSWORD + "@" + server().host() + ":"
                                 + server().port(),
                         "distlock.redis.ssl-bundle=redis",
-                        "distlock.redis.timeout=1s",
                         trust("redis", CERTIFICATES.caCertificate()))
                 .run(context -> {
                     DistLockHealthIndicator indicator = context.getBean(DistLockHealthIndicator.class);

@@ -12,6 +12,13 @@ import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import io.reactivex.rxjava3.core.Flowable;
+import io.reactivex.rxjava3.core.Single;
+import kotlinx.coroutines.flow.Flow;
+import io.micrometer.context.ContextRegistry;
+import org.reactivestreams.Publisher;
+import org.springframework.core.ReactiveAdapter;
+import org.springframework.core.ReactiveAdapterRegistry;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -24,14 +31,15 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 
 import static io.distlock.test.Polling.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Methods returning {@code CompletionStage} or Reactor types hold their lock until the result
- * completes, released from whichever thread completes it.
+ * Methods returning {@code CompletionStage}, Reactor, RxJava or Kotlin {@code Flow} types hold
+ * their lock until the result completes, released from whichever thread completes it.
  */
 @Timeout(60)
 class ResultTypesTest {
@@ -80,6 +88,21 @@ class ResultTypesTest {
             return result;
         }
 
+        @DistributedLock(key = "#id")
+        public Single<String> single(String id, Single<String> result) {
+            return result;
+        }
+
+        @DistributedLock(key = "#id")
+        public Flowable<String> flowable(String id, Flowable<String> result) {
+            return result;
+        }
+
+        @DistributedLock(key = "#id")
+        public Flow<String> flow(String id, Flow<String> result) {
+            return result;
+        }
+
         public int runs() {
             return runs.get();
         }
@@ -112,6 +135,28 @@ class ResultTypesTest {
             assertThat(returned.get(10, TimeUnit.SECONDS)).isEqualTo("done");
             assertThat(locked("Jobs.start:f1")).as("released before the caller's stage completed").isFalse();
         });
+    }
+
+    @Test
+    void theCallersContextIsThereWhenTheFutureCompletes() {
+        ThreadLocal<String> tenant = new ThreadLocal<>();
+        ContextRegistry.getInstance().registerThreadLocalAccessor("distlock.test.tenant", tenant::get, tenant::set,
+                tenant::remove);
+        try {
+            runner.run(context -> {
+                CompletableFuture<String> work = new CompletableFuture<>();
+                tenant.set("acme");
+                CompletableFuture<String> returned = context.getBean(Jobs.class).start("c1", work);
+                tenant.remove();
+                CompletableFuture<String> seen = returned.thenApply(value -> tenant.get());
+
+                new Thread(() -> work.complete("done")).start();
+
+                assertThat(seen.get(10, TimeUnit.SECONDS)).as("the tenant the caller had").isEqualTo("acme");
+            });
+        } finally {
+            ContextRegistry.getInstance().removeThreadLocalAccessor("distlock.test.tenant");
+        }
     }
 
     @Test
@@ -191,6 +236,42 @@ class ResultTypesTest {
             awaitTrue("cancelling released the lock", PATIENCE, () -> !locked("Jobs.flux:x1"));
             assertThat(jobs.flux("x1", Flux.just(1, 2, 3)).collectList().block(PATIENCE)).containsExactly(1, 2, 3);
         });
+    }
+
+    @Test
+    void rxJavaAndKotlinFlowResultsHoldTheLockUntilTheyComplete() {
+        runner.run(context -> {
+            Jobs jobs = context.getBean(Jobs.class);
+            assertHeldUntilTheResultCompletes("Jobs.single:r1", Single.class,
+                    work -> jobs.single("r1", Single.fromPublisher(work)));
+            assertHeldUntilTheResultCompletes("Jobs.flowable:r2", Flowable.class,
+                    work -> jobs.flowable("r2", Flowable.fromPublisher(work)));
+            assertHeldUntilTheResultCompletes("Jobs.flow:r3", Flow.class,
+                    work -> jobs.flow("r3", (Flow<String>) adapter(Flow.class).fromPublisher(work)));
+        });
+    }
+
+    /**
+     * @param call calls the locked method with a result of its type that emits what the test
+     *             emits into the given publisher, and completes then
+     */
+    private static void assertHeldUntilTheResultCompletes(String lockName, Class<?> resultType,
+                                                          Function<Publisher<String>, Object> call) throws Exception {
+        Sinks.One<String> work = Sinks.one();
+        Object result = call.apply(work.asMono());
+        CompletableFuture<List<Object>> values = Flux.from(adapter(resultType).toPublisher(result)).collectList()
+                .toFuture();
+        awaitTrue(resultType.getSimpleName() + ": the subscription holds the lock", PATIENCE, () -> locked(lockName));
+
+        work.tryEmitValue("done");
+
+        assertThat(values.get(10, TimeUnit.SECONDS)).containsExactly("done");
+        awaitTrue(resultType.getSimpleName() + ": released once the result completed", PATIENCE,
+                () -> !locked(lockName));
+    }
+
+    private static ReactiveAdapter adapter(Class<?> type) {
+        return ReactiveAdapterRegistry.getSharedInstance().getAdapter(type);
     }
 
     private static boolean locked(String name) {

@@ -42,7 +42,16 @@ class StartupReportTest {
     }
 
     @Test
-    void everyPropertyHasGeneratedMetadataWithADescription() throws IOException {
+    void theAutoConfigurationsConditionsAreReadableWithoutLoadingTheirClasses() throws IOException {
+        try (InputStream in = getClass().getResourceAsStream("/META-INF/spring-autoconfigure-metadata.properties")) {
+            assertThat(in).as("generated auto-configuration metadata").isNotNull();
+            assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8))
+                    .contains(DistLockAutoConfiguration.class.getName() + ".AutoConfigureAfter=");
+        }
+    }
+
+    @Test
+    void everyPropertyHasGeneratedMetadataWithADescriptionAndItsDefault() throws IOException {
         String metadata;
         try (InputStream in = getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
             assertThat(in).as("generated configuration metadata").isNotNull();
@@ -52,11 +61,15 @@ class StartupReportTest {
                 "distlock.lease-time", "distlock.watchdog.timeout", "distlock.redis.url", "distlock.redis.username",
                 "distlock.redis.password", "distlock.redis.ssl", "distlock.redis.ssl-bundle", "distlock.redis.database", "distlock.redis.timeout",
                 "distlock.redis.sentinel.master", "distlock.redis.sentinel.nodes", "distlock.redis.cluster.nodes",
-                "distlock.aspect.order")) {
+                "distlock.aspect.order", "management.health.distlock.enabled")) {
             int at = metadata.indexOf("\"name\": \"" + property + "\"");
             assertThat(at).as(property).isNotNegative();
-            int end = metadata.indexOf('}', at);
+            int next = metadata.indexOf("\"name\"", at + 1);
+            int end = next < 0 ? metadata.length() : next;
             assertThat(metadata.substring(at, end)).as(property).contains("\"description\"");
+            if (!property.endsWith("url") && !property.contains("redis.") && !property.endsWith("lease-time")) {
+                assertThat(metadata.substring(at, end)).as(property + " default").contains("\"defaultValue\"");
+            }
         }
     }
 }

@@ -1,5 +1,7 @@
 package io.distlock.sample;
 
+import io.distlock.core.LockClient;
+import io.distlock.core.RedisLock;
 import io.distlock.test.RedisExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -16,6 +18,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -43,6 +46,9 @@ class SampleApplicationTest {
 
     @Autowired
     LedgerService ledger;
+
+    @Autowired
+    LockClient client;
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -102,6 +108,23 @@ class SampleApplicationTest {
                 .contains("distlock_watchdog_locks ")
                 .doesNotContain("OrderService.process:7");
         assertThat(get("/actuator/health").body()).contains("\"distlock\":{", "\"status\":\"UP\"");
+    }
+
+    @Test
+    void theDistlockEndpointShowsHeldLocksAndForceReleasesThem() throws Exception {
+        RedisLock stuck = client.getLock("left-behind");
+        assertThat(stuck.tryLockAsync(0, 60, TimeUnit.SECONDS, "crashed-job").get(10, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(get("/actuator/distlock").body())
+                .contains("\"name\":\"left-behind\"", "\"holderId\":\"crashed-job\"", "\"state\":\"HELD\"")
+                .contains("\"keyPrefix\":\"sample:\"");
+
+        HttpResponse<String> release = http.send(HttpRequest.newBuilder(
+                        URI.create("http://localhost:" + port + "/actuator/distlock/left-behind"))
+                .timeout(Duration.ofSeconds(30)).DELETE().build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(release.statusCode()).isEqualTo(200);
+        assertThat(release.body()).contains("\"released\":true");
+        assertThat(stuck.isLocked()).isFalse();
     }
 
     private HttpResponse<String> post(String path, String json) throws Exception {

@@ -8,6 +8,7 @@ import io.distlock.spring.DistributedLock;
 import io.distlock.test.RedisExtension;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -25,6 +26,8 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
@@ -50,7 +53,18 @@ class DistLockMetricsTest {
                     CompositeMeterRegistryAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class))
             .withUserConfiguration(Services.class)
             .withPropertyValues("distlock.redis.url=" + redis.server().uri(), "distlock.redis.timeout=1s",
-                    "distlock.watchdog.timeout=300ms");
+                    "distlock.watchdog.timeout=2s");
+
+    /**
+     * Callers that block in the locked method, each on a thread of its own: CompletableFuture's
+     * default executor on 2 cores is one thread on Java 25 (a new thread per task on Java 17).
+     */
+    private final ExecutorService callers = Executors.newCachedThreadPool();
+
+    @AfterEach
+    void stopCallers() {
+        callers.shutdownNow();
+    }
 
     /** A service whose calls hold the lock until the test lets them go. */
     public static class Payments {
@@ -83,7 +97,7 @@ class DistLockMetricsTest {
             CountDownLatch firstIn = new CountDownLatch(1);
             CountDownLatch firstOut = new CountDownLatch(1);
             CompletableFuture<String> first = CompletableFuture.supplyAsync(() -> call(() ->
-                    payments.pay("42", firstIn, firstOut)));
+                    payments.pay("42", firstIn, firstOut)), callers);
             assertThat(firstIn.await(10, TimeUnit.SECONDS)).isTrue();
             assertThat(gauge(registry, "distlock.active")).isEqualTo(1);
 
@@ -93,7 +107,7 @@ class DistLockMetricsTest {
 
             CountDownLatch secondIn = new CountDownLatch(1);
             CompletableFuture<String> second = CompletableFuture.supplyAsync(() -> call(() ->
-                    payments.pay("42", secondIn, new CountDownLatch(0))));
+                    payments.pay("42", secondIn, new CountDownLatch(0))), callers);
             awaitTrue("the second caller waits", PATIENCE, () -> gauge(registry, "distlock.waiting") == 1);
 
             CompletableFuture<Throwable> interrupted = new CompletableFuture<>();
@@ -137,7 +151,7 @@ class DistLockMetricsTest {
             CountDownLatch in = new CountDownLatch(1);
             CountDownLatch out = new CountDownLatch(1);
             CompletableFuture<String> holder = CompletableFuture.supplyAsync(() -> call(() ->
-                    payments.pay("7", in, out)));
+                    payments.pay("7", in, out)), callers);
             assertThat(in.await(10, TimeUnit.SECONDS)).isTrue();
             assertThat(registry.get("distlock.watchdog.locks").gauge().value()).isEqualTo(1);
             awaitTrue("two renewals", PATIENCE, () -> renewals(registry, "renewed") >= 2);

@@ -2,6 +2,7 @@ package io.distlock.spring;
 
 import org.aopalliance.intercept.MethodInvocation;
 import org.springframework.aop.ProxyMethodInvocation;
+import org.springframework.core.ReactiveAdapter;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -11,20 +12,24 @@ import java.util.concurrent.CompletableFuture;
 
 
 /**
- * Methods returning Reactor's {@code Mono} or {@code Flux}: nothing happens at call time; each
- * subscription acquires the locks without blocking (under a holder id of its own), then runs the
- * method on Reactor's bounded-elastic scheduler and subscribes to its result, and releases the
- * locks when that result completes, fails or is cancelled. Not acquiring in time signals
- * {@link io.distlock.core.LockAcquisitionException}, or completes empty with {@link OnFailure#SKIP}. Only loaded when the method returns a Reactor
- * type, so applications without Reactor never touch it.
+ * Methods returning a reactive type Spring's {@link ReactiveAdapterRegistry} knows (Reactor's
+ * {@code Mono} and {@code Flux}, RxJava 3, Kotlin's {@code Flow}, JDK {@code Flow.Publisher}),
+ * and Kotlin {@code suspend} functions, which Spring's AOP hands the advice as a {@code Mono}
+ * that has not started yet: nothing happens at call time; each subscription acquires the locks
+ * without blocking (under a holder id of its own), then runs the method on Reactor's
+ * bounded-elastic scheduler and subscribes to its result, and releases the locks when that result
+ * completes, fails or is cancelled. Not acquiring in time signals
+ * {@link io.distlock.core.LockAcquisitionException}, or completes empty with
+ * {@link OnFailure#SKIP}. Only loaded when the method returns such a type, so applications without
+ * Reactor never touch it.
  */
-final class ReactorReturn implements ReturnStrategy {
+final class ReactiveReturn implements ReturnStrategy {
 
-    private final boolean mono;
+    private final ReactiveAdapter adapter;
 
-    /** @param returnType {@code Mono} or {@code Flux} (or a subtype) */
-    ReactorReturn(Class<?> returnType) {
-        this.mono = Mono.class.isAssignableFrom(returnType);
+    /** @param adapter converts the method's result type to and from a Reactive Streams publisher */
+    ReactiveReturn(ReactiveAdapter adapter) {
+        this.adapter = adapter;
     }
 
     @Override
@@ -41,7 +46,7 @@ final class ReactorReturn implements ReturnStrategy {
                     // acquisition is cancelled, acquired locks are released (once).
                     .doFinally(signal -> subscription.abandon(acquiring));
         });
-        return mono ? locked.singleOrEmpty() : locked;
+        return adapter.fromPublisher(adapter.isMultiValue() ? locked : locked.singleOrEmpty());
     }
 
     /**
@@ -49,7 +54,7 @@ final class ReactorReturn implements ReturnStrategy {
      * before the signal goes downstream, so the next subscriber finds them free. A release
      * failure after success (a lost lease) becomes the error.
      */
-    private static Flux<Object> runHolding(MethodInvocation invocation, LockedCall held) {
+    private Flux<Object> runHolding(MethodInvocation invocation, LockedCall held) {
         return Flux.<Object>from(run(invocation, held))
                 .onErrorResume(error -> release(held)
                         .onErrorResume(releaseFailure -> {
@@ -65,14 +70,15 @@ final class ReactorReturn implements ReturnStrategy {
     }
 
     /** Runs the method for one subscription (a clone of the invocation when it may run again). */
-    private static Publisher<?> run(MethodInvocation invocation, LockedCall held) {
+    private Publisher<?> run(MethodInvocation invocation, LockedCall held) {
         MethodInvocation run = invocation instanceof ProxyMethodInvocation proxied ? proxied.invocableClone()
                 : invocation;
-        LockContext context = held.context();
+        LockContext context = held.startMethod();
         context.enter();
         try {
             Object result = run.proceed();
-            return result == null ? Mono.empty() : (Publisher<?>) result;
+            return result == null ? Mono.empty() : result instanceof Publisher<?> publisher ? publisher
+                    : adapter.toPublisher(result);
         } catch (Throwable t) {
             return Mono.error(t);
         } finally {
