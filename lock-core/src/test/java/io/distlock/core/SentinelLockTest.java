@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -122,6 +123,31 @@ class SentinelLockTest {
         assertThat(again.tryLock(5, TimeUnit.SECONDS)).isTrue();
         again.unlock();
         assertThat(client.watchdogHoldCount()).isZero();
+    }
+
+    /**
+     * Two overlapping acquisitions of one holder: the second finds the first's hold and counts 2,
+     * but no replica has that hold either, so it must wait for the replicas too, and fail.
+     */
+    @Test
+    void withReplicaAcksAnOverlappingAcquisitionOfTheSameHolderWaitsForTheReplicasToo() throws Exception {
+        LockClient client = clients.openSentinel(sentinel, b -> b.replicaAcks(1, Duration.ofMillis(500)));
+        RedisServer replica = sentinel.replicas().get(0);
+        RedisLock lock = client.getLock("overlapping");
+        replica.pause();
+        try {
+            CompletableFuture<Boolean> first = lock.tryLockAsync(0, 10, TimeUnit.SECONDS, "h");
+            CompletableFuture<Boolean> second = lock.tryLockAsync(0, 10, TimeUnit.SECONDS, "h");
+            for (CompletableFuture<Boolean> attempt : List.of(first, second)) {
+                assertThatThrownBy(() -> attempt.get(5, TimeUnit.SECONDS))
+                        .as("no replica has the hold").hasCauseInstanceOf(LockException.class);
+            }
+            assertThat(sentinel.master().commandString("EXISTS", "distlock:{overlapping}")).isEqualTo("0");
+        } finally {
+            replica.resume();
+        }
+        awaitTrue("the replica caught up", Duration.ofSeconds(10),
+                () -> replica.commandString("INFO", "replication").contains("master_link_status:up"));
     }
 
     @Test

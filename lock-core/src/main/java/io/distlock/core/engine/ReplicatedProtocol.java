@@ -40,8 +40,11 @@ public final class ReplicatedProtocol implements LockProtocol {
                                                  boolean reentry) {
         long mark = acks.mark();
         return delegate.tryAcquire(keys, holderId, leaseMillis, holdId, reentry).thenCompose(attempt -> {
-            if (!attempt.acquired() || attempt.holdCount() > 1) {
-                // A re-entry changes nothing another holder could see: its first hold was acknowledged.
+            if (!attempt.acquired() || reentry) {
+                // A re-entry of a hold this client knows it has changes nothing another holder could
+                // see: that hold was acknowledged. A count above 1 alone proves nothing: an
+                // overlapping attempt of the same holder may have made the first hold, and its own
+                // wait for the replicas may still fail.
                 return CompletableFuture.completedFuture(attempt);
             }
             return acks.await(keys.lockKey(), mark).handle((ok, error) -> error).thenCompose(error -> error == null
