@@ -319,8 +319,10 @@ public final class RedLock implements RedisLock, SettableLease {
                 // Cutting an attempt off cancels it: the component gives back a late grant.
                 attempts.add(attempt.orTimeout(timeout, TimeUnit.MILLISECONDS));
             }
+            // Async: an attempt cut off by orTimeout completes on the JDK's one delay-scheduler
+            // thread, which must never run the caller's continuations of the outcome.
             CompletableFuture.allOf(attempts.stream().map(a -> a.handle((ok, error) -> null))
-                    .toArray(CompletableFuture[]::new)).thenRun(() -> decide(attempts, start));
+                    .toArray(CompletableFuture[]::new)).thenRunAsync(() -> decide(attempts, start));
         }
 
         private void decide(List<CompletableFuture<Boolean>> attempts, long start) {

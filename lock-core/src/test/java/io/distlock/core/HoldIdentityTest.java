@@ -206,6 +206,48 @@ class HoldIdentityTest {
         assertThat(plain.isLocked()).isFalse();
     }
 
+    /**
+     * Redis refuses a hand-off because it counts a hold more than the releasing holder knows of
+     * (an abandoned attempt whose undo is on its way), and the release the ordinary way frees the
+     * lock once that undo ran. The claimed waiter was not handed anything: it must get the lock by
+     * its own attempt, as one hold that Redis has, and not be told it holds it before that.
+     */
+    @Test
+    void aWaiterWhoseHandOffRedisRefusedIsNotTreatedAsHandedTheLock() throws Exception {
+        RecordingListener events = new RecordingListener();
+        LockClient client = clients.open(redis.server(), b -> b.listener(events));
+        RedisLock lock = client.getLock("refused-hand-off");
+        assertThat(lock.tryLockAsync(0, 30, TimeUnit.SECONDS, "h").get(5, TimeUnit.SECONDS)).isTrue();
+        ScriptStats.reset(redis.server());
+        CompletableFuture<Void> waiter = CompletableFuture.runAsync(() -> {
+            lock.lock();
+            try {
+                assertThat(lock.isHeldByCurrentThread()).as("Redis has the waiter's hold").isTrue();
+            } finally {
+                lock.unlock();
+            }
+        });
+        awaitTrue("the waiter tried once, and sleeps", PATIENCE,
+                () -> ScriptStats.scriptCalls(redis.server()) >= 1 && events.waiting.size() == 1);
+
+        redis.server().command("CLIENT", "PAUSE", "1000", "WRITE");
+        CompletableFuture<Void> release;
+        try {
+            CompletableFuture<Boolean> abandoned = lock.tryLockAsync(5, 30, TimeUnit.SECONDS, "h");
+            assertThat(abandoned.cancel(true)).isTrue();
+            release = lock.unlockAsync("h");
+        } finally {
+            redis.server().command("CLIENT", "UNPAUSE");
+        }
+
+        release.get(10, TimeUnit.SECONDS);
+        waiter.get(10, TimeUnit.SECONDS);
+        awaitTrue("every acquisition ended", PATIENCE, () -> client.locks().isEmpty());
+        assertThat(events.acquired).as("the waiter acquired once").hasSize(2);
+        assertThat(events.lost).isEmpty();
+        assertThat(lock.isLocked()).isFalse();
+    }
+
     @Test
     void aListenerThatThrowsAnErrorDoesNotHangTheLock() throws Exception {
         LockClient client = clients.open(redis.server(), b -> b.listener(new LockListener() {

@@ -119,6 +119,29 @@ class MultiLockTest {
                 both -> both.tryLock(5_000, LEASE_MILLIS, MILLISECONDS));
     }
 
+    /**
+     * The holder takes the first component a second time, with a long lease of its own, while the
+     * multi-lock waits for the second: setting the multi-lock's lease must not cut that hold short.
+     */
+    @Test
+    @Timeout(30)
+    void theLeaseOfAMultiLockNeverShortensAnotherHoldOfTheSameHolder() throws Exception {
+        LockClient client = clients.open(redis.server(0));
+        RedisLock first = client.getLock("shared-a");
+        RedisLock rival = clients.open(redis.server(0)).getLock("shared-b");
+        rival.lock();
+        MultiLock both = new MultiLock(first, client.getLock("shared-b"));
+
+        CompletableFuture<Boolean> multi = both.tryLockAsync(10_000, LEASE_MILLIS, MILLISECONDS, "job");
+        awaitTrue("the multi-lock holds its first component", Duration.ofSeconds(10), () -> first.isHeldBy("job"));
+        assertThat(first.tryLockAsync(0, 60, SECONDS, "job").get(10, SECONDS)).as("second hold of 'job'").isTrue();
+        rival.unlock();
+        assertThat(multi.get(10, SECONDS)).isTrue();
+
+        long ttl = Long.parseLong(redis.server(0).commandString("PTTL", "distlock:{shared-a}"));
+        assertThat(ttl).as("the 60 s hold keeps its lease").isGreaterThan(50_000);
+    }
+
     /** How a test takes the multi-lock. */
     private interface Acquisition {
         boolean of(MultiLock lock) throws Exception;

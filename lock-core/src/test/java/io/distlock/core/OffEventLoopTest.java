@@ -29,7 +29,20 @@ class OffEventLoopTest {
 
     @Test
     void aContinuationOfAnAsyncLockMayWaitForRedis() throws Exception {
-        RedisLock lock = clients.open(redis.server()).getLock("continuation");
+        assertAContinuationMayWaitForRedis(clients.open(redis.server()).getLock("continuation"));
+    }
+
+    /**
+     * A composite lock with a lease completes after its components' leases are set: that answer
+     * too must reach the caller off the event loop.
+     */
+    @Test
+    void aContinuationOfAnAsyncMultiLockWithALeaseMayWaitForRedis() throws Exception {
+        LockClient client = clients.open(redis.server());
+        assertAContinuationMayWaitForRedis(new MultiLock(client.getLock("multi-a"), client.getLock("multi-b")));
+    }
+
+    private static void assertAContinuationMayWaitForRedis(RedisLock lock) throws Exception {
         long start = System.nanoTime();
 
         CompletableFuture<Boolean> lockedInside = lock.tryLockAsync(0, 10, TimeUnit.SECONDS, "h")

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.net.ServerSocket;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static io.distlock.test.Polling.awaitTrue;
@@ -112,6 +113,48 @@ class RedisOutageTest {
             assertThat(events.lost).isEmpty();
             assertThat(events.released).hasSize(2).allSatisfy(e -> assertThat(e.holdCount()).isZero());
             assertThat(lock.isLocked()).isFalse();
+        }
+    }
+
+    /**
+     * A last release that ran in Redis but whose answer never came: the lock is free, and another
+     * thread of the client must find that out from Redis, even while the client still listens on
+     * the lock's channel (a wait on it ended under a second ago). It used to take the unconfirmed
+     * hold for a local holder and sleep for a wake-up that had already gone out.
+     */
+    @Test
+    void aThreadOfTheClientTakesALockWhoseUnconfirmedReleaseRan() throws Exception {
+        LockClient client = clients.open(redis.server(), b -> b.commandTimeout(Duration.ofMillis(200))
+                .watchdogTimeout(Duration.ofSeconds(20)));
+        RedisLock lock = client.getLock("released-unconfirmed");
+        lock.lock();
+        lock.unlock();  // the scripts are loaded now: the release below runs once Redis goes on
+        lock.lock();
+        assertThat(CompletableFuture.supplyAsync(() -> tryLock(lock, 300)).get(10, TimeUnit.SECONDS))
+                .as("a wait while the lock is held: the channel stays subscribed a while").isFalse();
+
+        redis.server().command("CLIENT", "PAUSE", "300", "WRITE");
+        assertThatThrownBy(lock::unlock).isInstanceOf(LockException.class);
+        awaitTrue("the release ran", Duration.ofSeconds(5),
+                () -> redis.server().commandString("EXISTS", "distlock:{released-unconfirmed}").equals("0"));
+
+        long start = System.nanoTime();
+        assertThat(CompletableFuture.supplyAsync(() -> tryLock(lock, 3_000)).get(10, TimeUnit.SECONDS))
+                .as("another thread takes the free lock").isTrue();
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(2_000);
+    }
+
+    /** tryLock and, if acquired, unlock: run on a thread other than the test's. */
+    private static boolean tryLock(RedisLock lock, long waitMillis) {
+        try {
+            boolean acquired = lock.tryLock(waitMillis, TimeUnit.MILLISECONDS);
+            if (acquired) {
+                lock.unlock();
+            }
+            return acquired;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
 

@@ -333,10 +333,11 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
 
     /**
      * A composite lock, which acquired the holder's latest hold with the watchdog, gives it an
-     * explicit lease from now. If every hold of the holder was taken since the composite started
-     * acquiring, the lease is exactly that and the watchdog stops renewing it. Otherwise the holder
-     * held the lock before, and its earlier holds keep their lease: a watchdog hold stays one, an
-     * explicit lease only grows.
+     * explicit lease from now. If the holder's only hold is one taken since the composite started
+     * acquiring, it is the composite's, the lease is exactly that and the watchdog stops renewing
+     * it. Otherwise the holder has other holds, taken before or alongside (another acquisition of
+     * the same holder id), and they keep their lease: a watchdog hold stays one, an explicit lease
+     * only grows.
      *
      * @param hold                the holder's hold of the lock
      * @param leaseMillis         the lease
@@ -344,7 +345,7 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
      * @return whether the lease is to be set exactly in Redis ({@code false}: only lengthened)
      */
     boolean leaseFromNow(Hold hold, long leaseMillis, long acquiringSinceNanos) {
-        if (hold.acquiredNanos() - acquiringSinceNanos >= 0) {
+        if (hold.count() == 1 && hold.acquiredNanos() - acquiringSinceNanos >= 0) {
             watchdog.unwatch(hold);
             hold.leaseFromNow(leaseMillis);
             return true;
@@ -407,12 +408,20 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
 
     /**
      * Called before the release of a hold's last count is sent: from then on the watchdog must
-     * not renew it, nor mistake its release for a lost lease.
+     * not renew it, nor mistake its release for a lost lease. Unless the lock goes straight to a
+     * local waiter, the hold stops keeping this client's new waiters from asking Redis: their
+     * attempts go out behind the release on the same connection and find the lock free, where
+     * sleeping until a wake-up could sleep out the whole lease (the release's message may have
+     * been counted already, or the release's answer may never come).
      *
-     * @param hold the hold being released
+     * @param hold       the hold being released
+     * @param handingOff whether the release hands the lock to a claimed local waiter
      */
-    void releasing(Hold hold) {
+    void releasing(Hold hold, boolean handingOff) {
         watchdog.unwatch(hold);
+        if (!handingOff) {
+            exclusiveHolds.remove(hold.keys().lockKey(), hold);
+        }
     }
 
     /**

@@ -153,7 +153,8 @@ public class ScriptedLock implements RedisLock, SettableLease {
     @Override
     public CompletableFuture<Void> leaseFromNow(String holderId, long leaseMillis, long acquiringSinceNanos) {
         checkHolder(holderId);
-        return engine.events().afterDelivery(startLeaseFromNow(holderId, leaseMillis, acquiringSinceNanos));
+        return engine.forCaller(engine.events().afterDelivery(startLeaseFromNow(holderId, leaseMillis,
+                acquiringSinceNanos)));
     }
 
     /** {@link #leaseFromNow(String, long, long)} without waiting for the delivery of its events. */
@@ -323,22 +324,22 @@ public class ScriptedLock implements RedisLock, SettableLease {
         long dropsBefore = engine.connectionDrops();
         Acquisition next = null;
         if (taken.last()) {
-            engine.releasing(hold);
             next = keepMillis > 0 ? null : claimSleepingWaiter(hold);
+            engine.releasing(hold, next != null);
         }
-        CompletableFuture<Long> remaining;
+        CompletableFuture<Released> remaining;
         if (keepMillis > 0) {
-            remaining = hold.protocol().releaseKeeping(keys, holderId, taken.holdId(), keepMillis);
+            remaining = Released.by(hold.protocol().releaseKeeping(keys, holderId, taken.holdId(), keepMillis));
         } else if (next != null) {
             remaining = handOff(hold, taken.holdId(), next);
         } else if (taken.last() && handOffsUsedUp(hold)) {
-            remaining = hold.protocol().releaseYielding(keys, holderId, taken.holdId(), YIELD_MILLIS,
-                    engine.listensOn(keys.channel()));
+            remaining = Released.by(hold.protocol().releaseYielding(keys, holderId, taken.holdId(), YIELD_MILLIS,
+                    engine.listensOn(keys.channel())));
         } else {
-            remaining = hold.protocol().release(keys, holderId, taken.holdId());
+            remaining = Released.by(hold.protocol().release(keys, holderId, taken.holdId()));
         }
         Acquisition receiver = next;
-        return remaining.handle((left, error) -> {
+        return remaining.handle((released, error) -> {
             if (error != null) {
                 hold.releaseUnconfirmed(taken.holdId());
                 throw new LockException("Redis did not confirm the release of lock '" + name
@@ -349,15 +350,30 @@ public class ScriptedLock implements RedisLock, SettableLease {
             // connection (Lettuce then sends the release again by itself): the earlier run may
             // have released it. Taken as released; a lease lost meanwhile goes unreported then.
             boolean maybeRunTwice = taken.retry() || engine.connectionDrops() != dropsBefore;
-            if (left >= 0 || (maybeRunTwice && taken.last())) {
+            if (released.left() >= 0 || (maybeRunTwice && taken.last())) {
                 engine.released(hold);
-                if (receiver != null && left == 0) {
+                if (released.handedOver()) {
                     receiver.handedOff(hold.handOffs() + 1);
                 }
                 return null;
             }
             throw engine.releasedLost(hold);
         });
+    }
+
+    /**
+     * What a release call answered.
+     *
+     * @param left       the holder's hold count after it (see unlock.lua): 0 freed, -1 held nothing
+     * @param handedOver whether hand_off.lua moved the lock to the claimed local waiter; only then
+     *                   does that waiter hold it (a release that freed the lock after a refused
+     *                   hand-off leaves it to the waiter's own attempts)
+     */
+    private record Released(long left, boolean handedOver) {
+
+        static CompletableFuture<Released> by(CompletableFuture<Long> release) {
+            return release.thenApply(left -> new Released(left, false));
+        }
     }
 
     /** @return a sleeping waiter of this client for the same kind of lock, claimed for a hand-off */
@@ -380,23 +396,24 @@ public class ScriptedLock implements RedisLock, SettableLease {
     /**
      * Hands the last hold to a claimed sleeper.
      *
-     * @return what a plain release would: 0 when handed over, -1 when the holder held nothing
+     * @return handed over; or, when Redis refused the hand-off, what the ordinary release of the
+     *         hold answered instead (the sleeper then goes back to its own attempts)
      */
-    private CompletableFuture<Long> handOff(Hold hold, String holdId, Acquisition next) {
+    private CompletableFuture<Released> handOff(Hold hold, String holdId, Acquisition next) {
         return hold.protocol().handOff(keys, new HoldRef(hold.holderId(), holdId),
                         new HoldRef(next.holderId(), next.holdId()), next.leaseMillis())
                 .handle((result, error) -> {
                     if (error != null) {
                         next.handOffFailed(error);
-                        return CompletableFuture.<Long>failedFuture(error);
+                        return CompletableFuture.<Released>failedFuture(error);
                     }
                     if (result == 1L) {
-                        return CompletableFuture.completedFuture(0L);
+                        return CompletableFuture.completedFuture(new Released(0L, true));
                     }
                     next.handOffFailed(null);
-                    return result == -1L ? CompletableFuture.completedFuture(-1L)
+                    return result == -1L ? CompletableFuture.completedFuture(new Released(-1L, false))
                             // Redis counts more holds than we do: release ours the ordinary way.
-                            : hold.protocol().release(keys, hold.holderId(), holdId);
+                            : Released.by(hold.protocol().release(keys, hold.holderId(), holdId));
                 })
                 .thenCompose(future -> future);
     }
