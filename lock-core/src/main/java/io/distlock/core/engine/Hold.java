@@ -1,6 +1,7 @@
 package io.distlock.core.engine;
 
 import java.util.ArrayDeque;
+import java.util.List;
 
 /**
  * What this client knows about one holder's holds of one lock: the id of each hold Redis
@@ -220,7 +221,12 @@ public final class Hold {
         unconfirmed.add(holdId);
     }
 
-    /** @return whether the holder has no hold left but ones whose release Redis did not confirm */
+    /** @return the holds whose release was sent without an answer, oldest first */
+    synchronized List<String> unconfirmedHoldIds() {
+        return List.copyOf(unconfirmed);
+    }
+
+        /** @return whether the holder has no hold left but ones whose release Redis did not confirm */
     synchronized boolean onlyUnconfirmedLeft() {
         return held.isEmpty() && releasing == 0 && !unconfirmed.isEmpty();
     }

@@ -116,8 +116,8 @@ public class ScriptedLock implements RedisLock, SettableLease {
     @Override
     public CompletableFuture<Boolean> tryLockAsync(long waitTime, long leaseTime, TimeUnit unit, String holderId) {
         checkHolder(holderId);
-        Acquisition acquisition = Acquisition.start(engine, id, keys, protocol, holderId,
-                Math.max(0, toMillis(waitTime, unit)), leaseMillis(leaseTime, unit));
+        Acquisition acquisition = startAcquisition(holderId, Math.max(0, toMillis(waitTime, unit)),
+                leaseMillis(leaseTime, unit));
         CompletableFuture<Boolean> acquired = engine.forCaller(acquisition.outcome().thenApply(Objects::nonNull));
         acquired.whenComplete((ok, error) -> {
             if (!Boolean.TRUE.equals(ok)) {
@@ -235,8 +235,7 @@ public class ScriptedLock implements RedisLock, SettableLease {
         if (interruptible && Thread.interrupted()) {
             throw new InterruptedException("interrupted before acquiring lock '" + name + "'");
         }
-        Acquisition acquisition = Acquisition.start(engine, id, keys, protocol, currentHolder(), waitMillis,
-                leaseMillis);
+        Acquisition acquisition = startAcquisition(currentHolder(), waitMillis, leaseMillis);
         long limit = waitMillis == Blocking.NO_LIMIT || waitMillis > Long.MAX_VALUE / 2 ? Blocking.NO_LIMIT
                 : waitMillis + 2 * commandLimit();
         String action = "acquire lock '" + name + "'";
@@ -298,6 +297,22 @@ public class ScriptedLock implements RedisLock, SettableLease {
      */
     private CompletableFuture<Void> release(String holderId, String holdId) {
         return release(holderId, holdId, 0);
+    }
+
+    /**
+     * Starts an acquisition for the holder. Releases of the holder that Redis never confirmed are
+     * sent again first, on the same connection, so they run before the attempt: the caller gave
+     * those holds up, and an acquisition must not join them (its one {@code unlock()} would then
+     * leave a hold behind that the watchdog renews for ever). One round trip still: the attempt
+     * does not wait for them.
+     */
+    private Acquisition startAcquisition(String holderId, long waitMillis, long leaseMillis) {
+        Hold hold = engine.hold(keys, protocol, holderId);
+        if (hold != null) {
+            // Each reports its outcome by events; one that fails again stays unconfirmed.
+            hold.unconfirmedHoldIds().forEach(holdId -> startRelease(holderId, holdId, 0));
+        }
+        return Acquisition.start(engine, id, keys, protocol, holderId, waitMillis, leaseMillis);
     }
 
     /**
