@@ -8,6 +8,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 @Timeout(30)
@@ -34,6 +35,23 @@ class BadInputTest {
                 .isInstanceOf(NullPointerException.class).hasMessageContaining("lock group");
         assertThatThrownBy(() -> client.getLock("order:1", " "))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lock group must not be blank");
+    }
+
+    /** A holder id is a field of the lock hash, beside the fields the scripts keep there ('#...'). */
+    @Test
+    void explicitHolderIdsMustBePresentAndNotLookLikeTheLocksOwnFields() {
+        RedisLock lock = clients.open(redis.server()).getLock("holders");
+        assertThatThrownBy(() -> lock.tryLockAsync(0, 10, TimeUnit.SECONDS, null))
+                .isInstanceOf(NullPointerException.class).hasMessageContaining("holderId");
+        assertThatThrownBy(() -> lock.tryLockAsync(0, 10, TimeUnit.SECONDS, " "))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("holderId must not be blank");
+        for (String reserved : new String[] {"#yield", "#kept", "#abc.1"}) {
+            assertThatThrownBy(() -> lock.tryLockAsync(0, 10, TimeUnit.SECONDS, reserved))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must not start with '#'");
+            assertThatThrownBy(() -> lock.unlockAsync(reserved))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must not start with '#'");
+        }
+        assertThat(lock.isLocked()).isFalse();
     }
 
     @Test

@@ -486,6 +486,10 @@ public class ScriptedLock implements RedisLock, SettableLease {
         if (holderId.isBlank()) {
             throw new IllegalArgumentException("holderId must not be blank");
         }
+        if (holderId.startsWith("#")) {
+            // Fields starting with '#' are the lock hash's own: hold markers, '#yield', '#kept'.
+            throw new IllegalArgumentException("holderId must not start with '#', but was '" + holderId + "'");
+        }
     }
 
     @Override
