@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -55,6 +56,57 @@ class HoldIdentityTest {
                 .as("another client is kept out").isFalse();
         lock.unlockAsync("job-7").get(5, TimeUnit.SECONDS);
         assertThat(lock.isLocked()).as("free after the retry's unlock").isFalse();
+    }
+
+    /**
+     * The undo of an abandoned read attempt whose reader lease ended before the caller tried
+     * again: the attempt's answer is held back (a slow network), its caller gives up, its lease
+     * runs out while another client's reader keeps the lock, and the retry under the same holder
+     * id starts a fresh hold. Only then does the first answer arrive and the engine undo that
+     * attempt by its hold id, which must name nothing any more: the ended hold went with its
+     * lease, marker and all.
+     */
+    @Test
+    void undoingAnAbandonedReadWhoseLeaseEndedLeavesTheRetrysHold() throws Exception {
+        String name = "ended-reader";
+        RedisReadWriteLock keeper = clients.open(redis.server()).getReadWriteLock(name);
+        RedisLock writer = clients.open(redis.server()).getReadWriteLock(name).writeLock();
+        // Caches the scripts, so no answer held back below costs another round trip first.
+        assertThat(writer.tryLock(0, 10, TimeUnit.SECONDS)).isTrue();
+        writer.unlock();
+        keeper.readLock().lock(60, TimeUnit.SECONDS);
+
+        try (ReplyDroppingProxy proxy = new ReplyDroppingProxy(redis.server().host(), redis.server().port());
+             LockClient slow = LockClient.builder().redisUri(proxy.uri()).commandTimeout(Duration.ofSeconds(20))
+                     .build()) {
+            RedisLock read = slow.getReadWriteLock(name).readLock();
+            proxy.delayReplies(2_000);
+            CompletableFuture<Boolean> abandoned = read.tryLockAsync(0, 300, TimeUnit.MILLISECONDS, "job");
+            assertThat(abandoned.cancel(true)).as("given up before its answer came").isTrue();
+            awaitTrue("the abandoned attempt's reader lease ended", PATIENCE, () -> readerLeaseEnded(name, "job"));
+            assertThat(redis.server().command("HEXISTS", "distlock:{" + name + "}", "r:job"))
+                    .as("precondition: nothing cleaned up the ended hold, nor undid it, yet").isEqualTo(1L);
+
+            CompletableFuture<Boolean> retry = read.tryLockAsync(0, 60, TimeUnit.SECONDS, "job");
+            assertThat(retry.get(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isTrue();
+            proxy.delayReplies(0);
+            // The undo went out when the first answer came, before the retry's: this runs after it.
+            assertThat(read.isHeldBy("job")).as("the retry's hold survived the undo").isTrue();
+            keeper.readLock().unlock();
+            assertThat(writer.tryLock(0, 10, TimeUnit.SECONDS)).as("no writer while the retry reads").isFalse();
+
+            read.unlockAsync("job").get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+            assertThat(writer.tryLock(0, 10, TimeUnit.SECONDS)).as("the writer once the retry let go").isTrue();
+            writer.unlock();
+        }
+    }
+
+    /** @return whether the reader's own lease, by the server's clock, has ended */
+    private static boolean readerLeaseEnded(String name, String reader) {
+        String ends = redis.server().commandString("ZSCORE", "distlock:{" + name + "}:readers", reader);
+        List<?> time = (List<?>) redis.server().command("TIME");
+        long now = Long.parseLong((String) time.get(0)) * 1000 + Long.parseLong((String) time.get(1)) / 1000;
+        return ends != null && Double.parseDouble(ends) <= now;
     }
 
     @Test

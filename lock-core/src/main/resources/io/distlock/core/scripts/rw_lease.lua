@@ -1,8 +1,9 @@
 -- Give one hold of a read-write lock an explicit lease from now (see lease.lua for why), only
--- while that hold is there (its hold id, see rw_lock.lua). A reader's lease is its score in the
--- readers set; the hash lives as long as its longest hold: in read mode exactly as long as its
--- longest reader, in write mode never shorter than the writer's lease. A lease made shorter wakes
--- every waiter to look again (they slept as long as the longer lease would have lasted).
+-- while that hold is there (its hold id, whose marker names the hold's field, see rw_lock.lua).
+-- A reader's lease is its score in the readers set; the hash lives as long as its longest hold:
+-- in read mode exactly as long as its longest reader, in write mode never shorter than the
+-- writer's lease. A lease made shorter wakes every waiter to look again (they slept as long as
+-- the longer lease would have lasted).
 --
 -- KEYS[1]  lock hash (see rw_lock.lua)
 -- KEYS[2]  readers sorted set
@@ -20,7 +21,7 @@ local time = redis.call('time')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local hash, readers, field = KEYS[1], KEYS[2], ARGV[2]
 local lease, exact = tonumber(ARGV[1]), ARGV[4] == '1'
-if redis.call('hexists', hash, field) == 0 or redis.call('hexists', hash, '#' .. ARGV[3]) == 0 then
+if redis.call('hget', hash, '#' .. ARGV[3]) ~= field then
     return 0
 end
 local reader = string.sub(field, 1, 2) == 'r:'

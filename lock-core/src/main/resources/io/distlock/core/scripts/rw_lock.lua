@@ -3,11 +3,14 @@
 -- upgrade would deadlock against the other readers). Each reader's hold has its own lease, kept
 -- in a sorted set by the server's clock, so a dead reader's hold ends with its lease even while
 -- other readers keep the lock. Every acquisition carries its own hold id, kept as a marker field
--- while the hold lasts, exactly as in lock.lua: a repeated attempt counts once, and
--- rw_unlock.lua given the id takes back exactly that hold.
+-- while the hold lasts, as in lock.lua: a repeated attempt counts once, and rw_unlock.lua given
+-- the id takes back exactly that hold. A marker's value is the field of its hold, so a reader
+-- whose lease ended goes with all its markers: none outlives its hold, where it would pass for a
+-- hold of a later reader of the same holder. This script is the only one that removes ended
+-- readers (the others only leave them out), so that cleanup has one copy.
 --
 -- KEYS[1]  lock hash: 'mode' = 'read' or 'write'; 'w:<holder>' and 'r:<holder>' = hold counts;
---          '#<hold id>' = 1 per hold
+--          '#<hold id>' = the field of that hold ('r:<holder>' or 'w:<holder>'), one per hold
 -- KEYS[2]  readers: sorted set, member = reader holder id, score = end of its lease (server ms)
 -- ARGV[1]  lease in milliseconds
 -- ARGV[2]  holder id
@@ -25,12 +28,21 @@ local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local lease = tonumber(ARGV[1])
 local marker = '#' .. ARGV[3]
 
--- Readers whose own lease ended are gone.
+-- Readers whose own lease ended are gone, and so are the markers of their holds. Rare, so the
+-- scan of the whole hash is fine.
 local ended = redis.call('zrangebyscore', KEYS[2], '-inf', now)
-for _, reader in ipairs(ended) do
-    redis.call('hdel', KEYS[1], 'r:' .. reader)
-end
 if #ended > 0 then
+    local gone = {}
+    for _, reader in ipairs(ended) do
+        gone['r:' .. reader] = true
+    end
+    local fields = redis.call('hgetall', KEYS[1])
+    for i = 1, #fields, 2 do
+        local name, value = fields[i], fields[i + 1]
+        if gone[name] or (gone[value] and string.sub(name, 1, 1) == '#') then
+            redis.call('hdel', KEYS[1], name)
+        end
+    end
     redis.call('zremrangebyscore', KEYS[2], '-inf', now)
 end
 local mode = redis.call('hget', KEYS[1], 'mode')
@@ -41,10 +53,11 @@ end
 
 local field = (ARGV[4] == 'read' and 'r:' or 'w:') .. ARGV[2]
 local function grant()
-    -- A marker already there: this attempt ran before, and counts once (if the hold it took
-    -- ended with its reader's lease since, the marker was left behind and the hold is new).
+    -- A marker already there: this attempt ran before, its hold still lasts (a marker goes with
+    -- its hold), and it counts once. Without the field there is no hold, whatever a marker says.
     local count = tonumber(redis.call('hget', KEYS[1], field))
-    if redis.call('hsetnx', KEYS[1], marker, 1) == 1 or not count then
+    if not count or redis.call('hexists', KEYS[1], marker) == 0 then
+        redis.call('hset', KEYS[1], marker, field)
         count = redis.call('hincrby', KEYS[1], field, 1)
     end
     if ARGV[4] == 'read' then

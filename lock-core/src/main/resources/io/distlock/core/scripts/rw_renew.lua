@@ -1,7 +1,7 @@
 -- Renew the leases of many read-write lock holds in one call (the watchdog's batch). A hold is
--- renewed only while the hold the watchdog keeps is there (its hold id, see rw_lock.lua), and a
--- reader's hold only while its own lease lasts; the hash is never shortened. All keys of one
--- call must live in one cluster slot.
+-- renewed only while the hold the watchdog keeps is there (its hold id, whose marker names the
+-- hold's field, see rw_lock.lua), and a reader's hold only while its own lease lasts; the hash
+-- is never shortened. All keys of one call must live in one cluster slot.
 --
 -- KEYS[2i-1]  lock hash of the i-th hold
 -- KEYS[2i]    readers sorted set of the i-th hold
@@ -16,8 +16,7 @@ local lease = tonumber(ARGV[1])
 local renewed = {}
 for i = 1, #KEYS / 2 do
     local hash, readers, field = KEYS[2 * i - 1], KEYS[2 * i], ARGV[2 * i]
-    local held = redis.call('hexists', hash, field) == 1
-            and redis.call('hexists', hash, '#' .. ARGV[2 * i + 1]) == 1
+    local held = redis.call('hget', hash, '#' .. ARGV[2 * i + 1]) == field
     local reader = string.sub(field, 1, 2) == 'r:'
     if held and reader then
         local ends = redis.call('zscore', readers, string.sub(field, 3))

@@ -2,7 +2,7 @@
 -- rw_lock.lua). Safe to retry, and exact, like unlock.lua. Waiters are
 -- woken when the lock becomes free, and when a writer that downgraded leaves only read holds
 -- (readers may come in then): the message asks every local waiter to look, since many readers
--- may get in at once.
+-- may get in at once. Readers whose own lease ended do not count; rw_lock.lua removes them.
 --
 -- KEYS[1]  lock hash (see rw_lock.lua)
 -- KEYS[2]  readers sorted set
@@ -21,9 +21,11 @@ local count = redis.call('hget', KEYS[1], field)
 if not count then
     return -1
 end
-if redis.call('hdel', KEYS[1], '#' .. ARGV[2]) == 0 then
+local marker = '#' .. ARGV[2]
+if redis.call('hget', KEYS[1], marker) ~= field then
     return tonumber(count)
 end
+redis.call('hdel', KEYS[1], marker)
 count = redis.call('hincrby', KEYS[1], field, -1)
 if count > 0 then
     return count
@@ -35,24 +37,16 @@ end
 -- Readers whose own lease ended (their process died) do not count.
 local time = redis.call('time')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-for _, reader in ipairs(redis.call('zrangebyscore', KEYS[2], '-inf', now)) do
-    redis.call('hdel', KEYS[1], 'r:' .. reader)
-end
-redis.call('zremrangebyscore', KEYS[2], '-inf', now)
-local readers
+local readers = redis.call('zcount', KEYS[2], '(' .. now, '+inf')
 if ARGV[3] == 'read' then
-    readers = redis.call('zcard', KEYS[2])
     if readers > 0 or redis.call('hget', KEYS[1], 'mode') == 'write' then
         return 0  -- other readers, or the writer that downgraded, still hold it
     end
-else
-    readers = redis.call('zcard', KEYS[2])
-    if readers > 0 then
-        -- The writer downgraded: only read holds are left, so readers may come in.
-        redis.call('hset', KEYS[1], 'mode', 'read')
-        redis.call(ARGV[5], KEYS[3], ARGV[4])
-        return 0
-    end
+elseif readers > 0 then
+    -- The writer downgraded: only read holds are left, so readers may come in.
+    redis.call('hset', KEYS[1], 'mode', 'read')
+    redis.call(ARGV[5], KEYS[3], ARGV[4])
+    return 0
 end
 redis.call('del', KEYS[1], KEYS[2])
 redis.call(ARGV[5], KEYS[3], ARGV[4])
