@@ -6,7 +6,9 @@ import java.util.concurrent.TimeUnit;
  * A reentrant {@link RedisLock} whose every acquisition gets a fencing token: a number that
  * increases strictly across all acquisitions of the lock's name, by any client, also after client
  * restarts (the counter lives in Redis, next to the lock, and is taken in the same round trip).
- * Re-entering a hold keeps its token.
+ * Re-entering a hold keeps its token. A holder that already holds the name through a lock of
+ * another kind (e.g. {@link LockClient#getLock(String)}) gets a token of its own, newer than every
+ * earlier one, at its first fenced acquisition, and keeps it for the rest of that hold.
  *
  * <p>Pass the token to the storage the lock protects and have the storage reject a write whose
  * token is lower than one it has already seen. A holder that was paused past its lease (GC,

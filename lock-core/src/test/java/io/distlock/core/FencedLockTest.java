@@ -7,6 +7,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -52,6 +53,37 @@ class FencedLockTest {
         FencedLock restarted = clients.open(redis.server()).getFencedLock("ledger:2");
         assertThat(restarted.lockAndGetToken()).isGreaterThan(before);
         restarted.unlock();
+    }
+
+    /**
+     * A thread that holds the plain lock of the name and then takes its fenced lock re-enters one
+     * hold in Redis that took no token: it must get a token of its own, newer than every earlier
+     * one, never the counter's current value, which is the last fenced holder's (maybe a stalled
+     * holder still writing with it).
+     */
+    @Test
+    void aFencedReentryIntoAnUnfencedHoldGetsATokenOfItsOwn() {
+        FencedLock previous = clients.open(redis.server()).getFencedLock("ledger:5");
+        List<Long> earlier = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            earlier.add(previous.lockAndGetToken());
+            previous.unlock();
+        }
+        LockClient client = clients.open(redis.server());
+        RedisLock plain = client.getLock("ledger:5");
+        FencedLock fenced = client.getFencedLock("ledger:5");
+
+        plain.lock();
+        long token = fenced.lockAndGetToken();
+        assertThat(token).as("a token of the hold's own").isGreaterThan(Collections.max(earlier));
+        assertThat(fenced.lockAndGetToken()).as("its fenced re-entry keeps it").isEqualTo(token);
+        fenced.unlock();
+        fenced.unlock();
+        plain.unlock();
+        assertThat(plain.isLocked()).isFalse();
+
+        assertThat(previous.lockAndGetToken()).as("the next hold's").isGreaterThan(token);
+        previous.unlock();
     }
 
     @Test

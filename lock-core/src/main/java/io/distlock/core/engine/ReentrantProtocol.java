@@ -11,8 +11,10 @@ import java.util.concurrent.CompletableFuture;
 /**
  * The reentrant lock in Redis, and its fenced variant: a hash per lock whose field is the holder
  * id and whose value is the hold count; the hash's TTL is the lease. A fenced lock also keeps a
- * counter whose next value every new hold takes as its token. See {@code lock.lua}, {@code unlock.lua},
- * {@code hand_off.lua}, {@code renew.lua}, {@code lease.lua} and {@code force_unlock.lua}.
+ * counter whose next value every new hold takes as its token, kept in the hash (field
+ * {@code #token}) for the hold's re-entries; a hold begun by a lock of another kind takes one at
+ * its first fenced re-entry. See {@code lock.lua}, {@code unlock.lua}, {@code hand_off.lua},
+ * {@code renew.lua}, {@code lease.lua} and {@code force_unlock.lua}.
  */
 public final class ReentrantProtocol implements LockProtocol {
 

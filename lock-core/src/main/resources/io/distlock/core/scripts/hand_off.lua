@@ -1,8 +1,10 @@
 -- Hand a reentrant lock from its holder straight to a waiter of the same client, in one
 -- round trip and without ever freeing it: used when a thread releases its last hold while
--- another thread of the same JVM waits for the lock.
+-- another thread of the same JVM waits for the lock. The receiver's hold is a new one: nothing
+-- of the released hold is kept for it (no '#token': a later fenced re-entry takes a new one).
 --
--- KEYS[1]  lock hash: field = holder id, value = hold count; '#<hold id>' per hold (lock.lua)
+-- KEYS[1]  lock hash: field = holder id, value = hold count; '#<hold id>' per hold; '#token'
+--          (see lock.lua)
 -- ARGV[1]  holder id releasing the lock
 -- ARGV[2]  hold id of the hold it releases
 -- ARGV[3]  holder id receiving it (with hold count 1)

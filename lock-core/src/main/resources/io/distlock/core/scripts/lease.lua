@@ -4,7 +4,8 @@
 -- hold already gone is reported, never brought back. A lease made shorter wakes a waiter, which
 -- slept as long as the longer lease would have lasted, to look again.
 --
--- KEYS[1]  lock hash: field = holder id, value = hold count; '#<hold id>' per hold
+-- KEYS[1]  lock hash: field = holder id, value = hold count; '#<hold id>' per hold; '#token'
+--          (see lock.lua)
 -- KEYS[2]  the lock's wake-up channel
 -- ARGV[1]  lease in milliseconds
 -- ARGV[2]  hold id of a hold of the holder

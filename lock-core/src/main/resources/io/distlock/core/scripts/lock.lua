@@ -8,13 +8,16 @@
 -- A lock a client yielded to the other clients (unlock.lua) is a hash with only the field
 -- '#yield' = that client's id, for a short lease: free for any other client, still taken for
 -- the yielding one, whose attempts are answered as if held until another client takes it or the
--- yield expires. (Hold ids always contain a '.', so '#yield' is never a hold's marker.)
+-- yield expires. (Hold ids always contain a '.', so '#yield' and '#token' are never a hold's
+-- marker.)
 --
--- KEYS[1]  lock hash: field = holder id, value = hold count; '#<hold id>' = 1 per hold
+-- KEYS[1]  lock hash: field = holder id, value = hold count; '#<hold id>' = 1 per hold;
+--          '#token' = the hold's fencing token, once a fenced acquisition took one
 -- KEYS[2]  optional, fenced locks only: the lock's fence counter (no expiry). Every new hold
 --          takes its next value, so tokens increase strictly across all holders, clients and
---          client restarts; while the lock is held nobody else takes one, so the counter's
---          current value is the current hold's token.
+--          client restarts, and keeps it in '#token' for its re-entries. A hold begun without a
+--          token (by a lock of another kind under the same name) takes the next value at its
+--          first fenced re-entry: the counter's current value belongs to an earlier hold.
 -- ARGV[1]  lease in milliseconds
 -- ARGV[2]  holder id
 -- ARGV[3]  this acquisition's hold id (unique)
@@ -29,14 +32,25 @@
 -- A first hold sets the lease; re-entering never shortens the remaining lease.
 local lease, holder, marker = tonumber(ARGV[1]), ARGV[2], '#' .. ARGV[3]
 
-local function first_hold()
-    local token = 0
-    if KEYS[2] then
-        token = redis.call('incr', KEYS[2])
+-- The current hold's fencing token (0 unfenced): the one it took, or the counter's next value
+-- for a hold that took none yet.
+local function token()
+    if not KEYS[2] then
+        return 0
     end
+    local kept = redis.call('hget', KEYS[1], '#token')
+    if kept then
+        return tonumber(kept)
+    end
+    local taken = redis.call('incr', KEYS[2])
+    redis.call('hset', KEYS[1], '#token', taken)
+    return taken
+end
+
+local function first_hold()
     redis.call('hset', KEYS[1], holder, 1, marker, 1)
     redis.call('pexpire', KEYS[1], lease)
-    return {1, 1, token}
+    return {1, 1, token()}
 end
 
 if redis.call('exists', KEYS[1]) == 0 then
@@ -63,8 +77,4 @@ if redis.call('hsetnx', KEYS[1], marker, 1) == 1 then
         redis.call('pexpire', KEYS[1], lease)
     end
 end
-local token = 0
-if KEYS[2] then
-    token = tonumber(redis.call('get', KEYS[2]) or '0')
-end
-return {1, tonumber(count), token}
+return {1, tonumber(count), token()}

@@ -12,7 +12,8 @@
 --          the hash keeps only the field '#kept', which no acquisition takes (lock.lua), and no
 --          release message goes out; waiters wake when its lease ends.
 --
--- KEYS[1]  lock hash: field = holder id, value = hold count; '#<hold id>' per hold
+-- KEYS[1]  lock hash: field = holder id, value = hold count; '#<hold id>' per hold; '#token'
+--          (lock.lua), which goes with the hash when the last hold does
 -- KEYS[2]  the lock's wake-up channel
 -- ARGV[1]  holder id
 -- ARGV[2]  hold id of the hold to release
