@@ -9,6 +9,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 import java.util.function.Function;
@@ -228,11 +229,12 @@ class MultiLockTest {
             waiterEvents.waiting.clear();
             busy.lock();
             MultiLock both = new MultiLock(kind.held().apply(a), b.getLock("wake-b"));
-            CompletableFuture<Long> heldAt = CompletableFuture.supplyAsync(() -> acquiredAt(both, LEASE_MILLIS));
+            CompletableFuture<Long> heldAt = CompletableFuture.supplyAsync(() -> acquiredAt(both, LEASE_MILLIS),
+                    ON_A_NEW_THREAD);
             awaitTrue(kind.name() + ": the multi-lock holds its first lock", Duration.ofSeconds(5),
                     () -> kind.held().apply(a).isLocked());
             CompletableFuture<Long> waiterGotItAt = CompletableFuture.supplyAsync(
-                    () -> acquiredAt(kind.waiting().apply(waiters), -1));
+                    () -> acquiredAt(kind.waiting().apply(waiters), -1), ON_A_NEW_THREAD);
             awaitTrue(kind.name() + ": the waiter waits", Duration.ofSeconds(5), () -> !waiterEvents.waiting.isEmpty());
             busy.unlock();
 
@@ -241,6 +243,13 @@ class MultiLockTest {
                     .isBetween(LEASE_MILLIS - 400, LEASE_MILLIS + 2_000);
         }
     }
+
+    /**
+     * Runs each acquisition as a holder of its own. The holds of these tests end with their lease,
+     * unreleased: a pooled thread that comes back in a later round would re-enter a hold whose
+     * lease ran out, which is reported lost (Java 25's common pool reuses its workers).
+     */
+    private static final Executor ON_A_NEW_THREAD = task -> new Thread(task).start();
 
     /**
      * @param leaseMillis the lease; {@code -1}: the watchdog's
