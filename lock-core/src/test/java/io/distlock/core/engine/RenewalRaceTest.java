@@ -65,28 +65,36 @@ class RenewalRaceTest {
         }
     }
 
+    /** Counts lost leases; ignores the other outcomes. */
+    private static LeaseWatchdog.RenewalOutcomes countingLost(AtomicInteger lost) {
+        return new LeaseWatchdog.RenewalOutcomes() {
+            @Override
+            public void renewed(Hold hold) {
+            }
+
+            @Override
+            public void lost(Hold hold) {
+                lost.incrementAndGet();
+            }
+
+            @Override
+            public void failed(Hold hold, Throwable cause) {
+            }
+        };
+    }
+
+    private static Hold watchdogHold(AnsweredByTest protocol, long leaseMillis) {
+        return new Hold(LockId.of("race"), LockKeys.of("distlock:", "race"), "h", protocol, true, leaseMillis,
+                "first", 0, 0);
+    }
+
     @Test
     void aRenewalOfAHoldReleasedOnTheWayIsNoLostLease() throws Exception {
         AnsweredByTest protocol = new AnsweredByTest();
         AtomicInteger lost = new AtomicInteger();
         ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
-        try (LeaseWatchdog watchdog = new LeaseWatchdog(scheduler, 3_000, 500, key -> 0,
-                new LeaseWatchdog.RenewalOutcomes() {
-                    @Override
-                    public void renewed(Hold hold) {
-                    }
-
-                    @Override
-                    public void lost(Hold hold) {
-                        lost.incrementAndGet();
-                    }
-
-                    @Override
-                    public void failed(Hold hold, Throwable cause) {
-                    }
-                })) {
-            Hold hold = new Hold(LockId.of("race"), LockKeys.of("distlock:", "race"), "h", protocol, true, 3_000,
-                    "first", 0, 0);
+        try (LeaseWatchdog watchdog = new LeaseWatchdog(scheduler, 3_000, 500, key -> 0, countingLost(lost))) {
+            Hold hold = watchdogHold(protocol, 3_000);
             hold.add("second");
             watchdog.watch(hold);
 
@@ -101,6 +109,33 @@ class RenewalRaceTest {
             assertThat(watchdog.size()).as("the hold is still renewed").isEqualTo(1);
             protocol.renewals.poll(5, TimeUnit.SECONDS).complete(List.of(1L));
             assertThat(protocol.renewedBy.poll()).as("by a hold it still has").containsExactly("second");
+        } finally {
+            scheduler.shutdownNow();
+        }
+    }
+
+    /**
+     * A renewal that gets no answer is sent again well inside the round (half of it), not a whole
+     * round later: the lease gets two more tries before the next round, so two lost answers in a
+     * row cannot lose it.
+     */
+    @Test
+    void aRenewalWithoutAnAnswerIsSentAgainWithinHalfARound() throws Exception {
+        AnsweredByTest protocol = new AnsweredByTest();
+        ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+        long lease = 12_000;  // rounds every 4 s, calls have 2 s
+        try (LeaseWatchdog watchdog = new LeaseWatchdog(scheduler, lease, 500, key -> 0,
+                countingLost(new AtomicInteger()))) {
+            watchdog.watch(watchdogHold(protocol, lease));
+
+            assertThat(protocol.renewals.poll(10, TimeUnit.SECONDS)).as("the first round's call").isNotNull();
+            long unanswered = System.nanoTime();
+            CompletableFuture<List<Long>> retry = protocol.renewals.poll(10, TimeUnit.SECONDS);
+            long afterMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - unanswered);
+
+            assertThat(retry).as("the retry").isNotNull();
+            assertThat(afterMillis).as("sent again after the call's deadline, well before the next round")
+                    .isBetween(1_500L, 3_500L);
         } finally {
             scheduler.shutdownNow();
         }
