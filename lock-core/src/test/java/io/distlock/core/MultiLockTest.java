@@ -143,6 +143,29 @@ class MultiLockTest {
         assertThat(ttl).as("the 60 s hold keeps its lease").isGreaterThan(50_000);
     }
 
+    /**
+     * A plain and a fenced lock of one name share one hash: the calling thread holds it through
+     * the plain lock with a long lease, then takes a multi-lock whose fenced component re-enters
+     * that hold. The client sees one fenced hold, but Redis counts two, so the multi-lock's shorter
+     * lease must not cut the plain hold short.
+     */
+    @Test
+    @Timeout(30)
+    void theLeaseOfAMultiLockNeverShortensAHoldOfAnotherKindUnderTheSameName() throws Exception {
+        LockClient client = clients.open(redis.server(0));
+        RedisLock plain = client.getLock("mixed-a");
+        plain.lock(60, SECONDS);
+        MultiLock both = new MultiLock(client.getFencedLock("mixed-a"), client.getLock("mixed-b"));
+
+        assertThat(both.tryLock(5_000, LEASE_MILLIS, MILLISECONDS)).isTrue();
+        long ttl = Long.parseLong(redis.server(0).commandString("PTTL", "distlock:{mixed-a}"));
+        assertThat(ttl).as("the plain 60 s hold keeps its lease").isGreaterThan(50_000);
+
+        both.unlock();
+        plain.unlock();
+        assertThat(plain.isLocked()).isFalse();
+    }
+
     /** How a test takes the multi-lock. */
     private interface Acquisition {
         boolean of(MultiLock lock) throws Exception;

@@ -49,8 +49,11 @@ public interface LockProtocol {
      * @param keys        the lock's keys
      * @param hold        the holder and one of its holds of this kind
      * @param leaseMillis the lease, &gt; 0
-     * @param exact       {@code true}: set exactly (every hold of the holder asked for it);
-     *                    {@code false}: only lengthened (the holder's earlier holds keep their lease)
+     * @param exact       {@code true}: set exactly (every hold of the holder asked for it), unless
+     *                    Redis counts more holds of the holder than this client's view of this kind
+     *                    of lock does (a lock of another kind under the same name holds it too): then
+     *                    only lengthened; {@code false}: only lengthened (the holder's earlier holds
+     *                    keep their lease)
      * @return {@code true} if set, {@code false} if that hold is gone (its lease was lost)
      */
     CompletableFuture<Boolean> setLease(LockKeys keys, HoldRef hold, long leaseMillis, boolean exact);

@@ -68,7 +68,8 @@ public final class ReentrantProtocol implements LockProtocol {
     @Override
     public CompletableFuture<Boolean> setLease(LockKeys keys, HoldRef hold, long leaseMillis, boolean exact) {
         return scripts.run(Scripts.LEASE, ScriptOutputType.BOOLEAN, new String[] {keys.lockKey(), keys.channel()},
-                Long.toString(leaseMillis), hold.holdId(), exact ? "1" : "0", UNLOCK_MESSAGE, publishCommand);
+                Long.toString(leaseMillis), hold.holdId(), exact ? "1" : "0", UNLOCK_MESSAGE, publishCommand,
+                hold.holderId());
     }
 
     @Override

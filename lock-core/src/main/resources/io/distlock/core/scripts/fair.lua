@@ -33,8 +33,8 @@
 --           Returns as unlock.lua: the count left, the unchanged count when that hold is not
 --           there (a retried release), or -1
 -- 'lease':  gives a held lock an explicit lease from now, as lease.lua does (for composite locks):
---           ARGV[6] lease ms, ARGV[7] hold id of a hold of the holder, ARGV[8] '1' set exactly,
---           '0' only lengthen. A shorter lease gives the head a new turn (see the top), which
+--           ARGV[6] lease ms, ARGV[7] hold id of a hold of the holder, ARGV[8] '1' set exactly
+--           (if that hold is the holder's only one here, as in lease.lua), '0' only lengthen. A shorter lease gives the head a new turn (see the top), which
 --           wakes it and the waiters behind it that must look again.
 --           Returns 1 lease set, 0 that hold is gone (its lease was lost)
 -- 'leave':  a waiter gives up its place. Returns 1.
@@ -164,7 +164,7 @@ if op == 'lease' then
         return 0
     end
     local lease, ttl = tonumber(ARGV[6]), redis.call('pttl', KEYS[1])
-    if ARGV[8] == '1' then
+    if ARGV[8] == '1' and redis.call('hget', KEYS[1], holder) == '1' then
         redis.call('pexpire', KEYS[1], lease)
         if lease < ttl then
             newTurn(lease)  -- the waiters sleep until the longer lease would have ended

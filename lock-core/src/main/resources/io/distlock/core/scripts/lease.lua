@@ -9,17 +9,21 @@
 -- KEYS[2]  the lock's wake-up channel
 -- ARGV[1]  lease in milliseconds
 -- ARGV[2]  hold id of a hold of the holder
--- ARGV[3]  '1': the lease is set exactly (every hold of the holder asked for it); '0': it is
---          only lengthened (the holder held the lock before, and those holds keep their lease)
+-- ARGV[3]  '1': the lease is set exactly, if that hold is the holder's only one here (the
+--          client's view covers one kind of lock; a lock of another kind under the same name,
+--          e.g. a plain and a fenced lock, shares this hash and may hold it too, with a lease of
+--          its own); '0': it is only lengthened (the holder held the lock before, and those holds
+--          keep their lease)
 -- ARGV[4]  message published to wake a waiter
 -- ARGV[5]  publish command: 'publish', or 'spublish' (sharded pub/sub, Redis 7 cluster)
+-- ARGV[6]  the holder id
 --
 -- Returns  1 lease set; 0 that hold is gone (its lease was lost)
 if redis.call('hexists', KEYS[1], '#' .. ARGV[2]) == 0 then
     return 0
 end
 local lease, ttl = tonumber(ARGV[1]), redis.call('pttl', KEYS[1])
-if ARGV[3] == '1' then
+if ARGV[3] == '1' and redis.call('hget', KEYS[1], ARGV[6]) == '1' then
     redis.call('pexpire', KEYS[1], lease)
     if lease < ttl then
         redis.call(ARGV[5], KEYS[2], ARGV[4])
