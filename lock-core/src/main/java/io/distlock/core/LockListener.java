@@ -59,7 +59,7 @@ public interface LockListener {
 
     /**
      * The watchdog could not renew a lease: a renewal call failed, or Redis did not answer it
-     * within its deadline (half a renewal interval, at least a second; the lease then has a third
+     * within its deadline (two fifths of a renewal interval, at least a second; the lease then has a third
      * of its time left, or more). Reported at most once per hold and renewal round; the watchdog keeps trying.
      *
      * @param event {@link LockEvent#cause()} is the Redis failure, or a

@@ -24,12 +24,14 @@ import java.util.function.ToIntFunction;
  * holds per call, grouped by lock kind and, on a cluster, by hash slot), all sent at once so they
  * pipeline on the shared connection.
  *
- * <p>No call can hold up the others: each call has a deadline well inside a round (half a round,
- * but at least {@value #MIN_CALL_DEADLINE_MILLIS} ms, and at most a round), and a hold whose call
- * is still waiting within its deadline is left out of the next round, while every other hold goes
- * out as usual. A call that fails or misses its deadline is retried at once, one time; after that
- * the hold goes out with the next round. So a lease gets about four tries before it could end
- * (with the default 30 s: at 10, 15, 20 and 25 s), and two lost answers in a row do not lose it.
+ * <p>No call can hold up the others: each call has a deadline well inside a round (two fifths of
+ * it, but at least {@value #MIN_CALL_DEADLINE_MILLIS} ms, and at most a round), and a hold whose
+ * call is still waiting within its deadline is left out of the next round, while every other hold
+ * goes out as usual. A call that fails or misses its deadline is retried at once, one time; after
+ * that the hold goes out with the next round. A call and its retry are both over before the next
+ * round, so that round sends the hold again: a lease gets four tries before it could end (with the
+ * default 30 s, confirmed at 0: at 10, 14, 20 and 24 s), and two lost answers in a row do not
+ * lose it.
  * An answer that comes after the deadline still counts. A hold that Redis no longer has is
  * reported lost and no longer watched. A hold is reported failed, at most once per round, when a
  * call renewing it fails, and when a call renewing it has no answer by its deadline and nothing
@@ -81,7 +83,7 @@ public final class LeaseWatchdog implements AutoCloseable {
      * @param scheduler   the client's scheduler; runs the rounds, the calls' deadlines and retries,
      *                    never waits for Redis
      * @param leaseMillis lease set on each renewal; rounds run every third of it, each call has
-     *                    half a round to be answered (see the class comment)
+     *                    two fifths of a round to be answered (see the class comment)
      * @param batchSize   most holds renewed by one script call
      * @param slotOf      the cluster hash slot of a lock key (a constant when not on a cluster):
      *                    one script call renews holds of one slot only
@@ -95,7 +97,7 @@ public final class LeaseWatchdog implements AutoCloseable {
         this.slotOf = slotOf;
         this.outcomes = outcomes;
         long interval = Math.max(1, leaseMillis / 3);
-        this.callDeadlineMillis = Math.min(interval, Math.max(interval / 2, MIN_CALL_DEADLINE_MILLIS));
+        this.callDeadlineMillis = Math.min(interval, Math.max(interval * 2 / 5, MIN_CALL_DEADLINE_MILLIS));
         this.ticker = scheduler.scheduleAtFixedRate(this::tick, interval, interval, TimeUnit.MILLISECONDS);
     }
 
