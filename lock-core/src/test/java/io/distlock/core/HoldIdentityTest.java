@@ -301,6 +301,37 @@ class HoldIdentityTest {
         assertThat(lock.isLocked()).isFalse();
     }
 
+    /**
+     * Two releases of one holder time out, and both ran. The holder's next acquisition sends them
+     * again first: both find nothing held, which is what releases that already happened find, not
+     * a lost lease.
+     */
+    @Test
+    void releasesSentAgainThatAllRanBeforeAreNoLostLease() throws Exception {
+        RecordingListener events = new RecordingListener();
+        LockClient client = clients.open(redis.server(), b -> b.commandTimeout(Duration.ofMillis(300))
+                .listener(events));
+        RedisLock lock = client.getLock("resent-releases");
+        assertThat(lock.tryLockAsync(0, 30, TimeUnit.SECONDS, "h").get(5, TimeUnit.SECONDS)).isTrue();
+        lock.unlockAsync("h").get(5, TimeUnit.SECONDS);  // the scripts are loaded now
+        assertThat(lock.tryLockAsync(0, 30, TimeUnit.SECONDS, "h").get(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(lock.tryLockAsync(0, 30, TimeUnit.SECONDS, "h").get(5, TimeUnit.SECONDS)).isTrue();
+
+        redis.server().command("CLIENT", "PAUSE", "600", "WRITE");
+        CompletableFuture<Void> first = lock.unlockAsync("h");
+        CompletableFuture<Void> second = lock.unlockAsync("h");
+        for (CompletableFuture<Void> release : List.of(first, second)) {
+            assertThatThrownBy(() -> release.get(5, TimeUnit.SECONDS)).hasCauseInstanceOf(LockException.class);
+        }
+        awaitTrue("both releases ran once Redis went on", PATIENCE,
+                () -> redis.server().commandString("EXISTS", "distlock:{resent-releases}").equals("0"));
+
+        assertThat(lock.tryLockAsync(0, 30, TimeUnit.SECONDS, "h").get(5, TimeUnit.SECONDS)).isTrue();
+        lock.unlockAsync("h").get(5, TimeUnit.SECONDS);
+        assertThat(events.lost).as("no lease was lost").isEmpty();
+        assertThat(lock.isLocked()).isFalse();
+    }
+
     @Test
     void aListenerThatThrowsAnErrorDoesNotHangTheLock() throws Exception {
         LockClient client = clients.open(redis.server(), b -> b.listener(new LockListener() {

@@ -144,6 +144,49 @@ class RedisOutageTest {
         assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(2_000);
     }
 
+    /**
+     * The same for a last release that hands the lock to a waiting thread and gets no answer: the
+     * hand-off and the waiter's undo run once Redis goes on, the lock is free, and the next thread
+     * must ask Redis rather than wait for the releasing hold.
+     */
+    @Test
+    void aThreadOfTheClientTakesALockWhoseUnansweredHandOffRan() throws Exception {
+        LockClient client = clients.open(redis.server(), b -> b.commandTimeout(Duration.ofMillis(300))
+                .watchdogTimeout(Duration.ofSeconds(20)));
+        RedisLock lock = client.getLock("handed-unanswered");
+        handOffOnce(lock);  // the scripts are loaded now: the commands below run once Redis goes on
+        lock.lock();
+        CompletableFuture<Boolean> waiter = waitingThread(lock);
+
+        redis.server().command("CLIENT", "PAUSE", "600", "WRITE");
+        assertThatThrownBy(lock::unlock).isInstanceOf(LockException.class);
+        assertThatThrownBy(() -> waiter.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(LockException.class);
+        awaitTrue("the hand-off and the waiter's undo ran", Duration.ofSeconds(5),
+                () -> redis.server().commandString("EXISTS", "distlock:{handed-unanswered}").equals("0"));
+
+        long start = System.nanoTime();
+        assertThat(CompletableFuture.supplyAsync(() -> tryLock(lock, 3_000)).get(10, TimeUnit.SECONDS))
+                .as("another thread takes the free lock").isTrue();
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(2_000);
+    }
+
+    /** The test thread holds the lock and hands it to a waiting thread by its release. */
+    private void handOffOnce(RedisLock lock) throws Exception {
+        lock.lock();
+        CompletableFuture<Boolean> waiter = waitingThread(lock);
+        lock.unlock();
+        assertThat(waiter.get(10, TimeUnit.SECONDS)).isTrue();
+    }
+
+    /** @return another thread's tryLock of the lock the test thread holds, once it tried and sleeps */
+    private CompletableFuture<Boolean> waitingThread(RedisLock lock) {
+        ScriptStats.reset(redis.server());
+        CompletableFuture<Boolean> waiter = CompletableFuture.supplyAsync(() -> tryLock(lock, 10_000));
+        awaitTrue("the waiter tried once, and sleeps", Duration.ofSeconds(10),
+                () -> ScriptStats.scriptCalls(redis.server()) >= 1);
+        return waiter;
+    }
+
     /** tryLock and, if acquired, unlock: run on a thread other than the test's. */
     private static boolean tryLock(RedisLock lock, long waitMillis) {
         try {

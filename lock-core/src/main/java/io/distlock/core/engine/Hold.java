@@ -18,8 +18,10 @@ public final class Hold {
      * @param holdId the hold to release
      * @param retry  whether its release was sent before without an answer
      * @param last   whether no other hold of the holder is left to release after this one
+     * @param noneConfirmedLeft whether the holder has no hold left but ones whose release was
+     *               sent without an answer (they may have happened)
      */
-    record Release(String holdId, boolean retry, boolean last) {
+    record Release(String holdId, boolean retry, boolean last, boolean noneConfirmedLeft) {
     }
 
     /**
@@ -199,7 +201,7 @@ public final class Hold {
         }
         releasing++;
         lastTaken = taken;
-        return new Release(taken, retry, held.isEmpty() && unconfirmed.isEmpty());
+        return new Release(taken, retry, held.isEmpty() && unconfirmed.isEmpty(), held.isEmpty());
     }
 
     /** A release taken out with {@link #takeForRelease} ended: Redis confirmed it, or the hold is gone. */

@@ -361,11 +361,13 @@ public class ScriptedLock implements RedisLock, SettableLease {
                         + "'; it may or may not be released. Calling unlock again is safe.",
                         RedisFailures.translate("release lock '" + name + "'", error));
             }
-            // Our last hold already gone is ambiguous after a retry of ours, or after a dropped
-            // connection (Lettuce then sends the release again by itself): the earlier run may
-            // have released it. Taken as released; a lease lost meanwhile goes unreported then.
+            // Nothing held is ambiguous after a retry of ours, or after a dropped connection
+            // (Lettuce then sends the release again by itself), when the holder has no confirmed
+            // hold left: earlier runs of this release and of the holder's other unanswered ones
+            // may have released everything. Taken as released; a lease lost meanwhile goes
+            // unreported then.
             boolean maybeRunTwice = taken.retry() || engine.connectionDrops() != dropsBefore;
-            if (released.left() >= 0 || (maybeRunTwice && taken.last())) {
+            if (released.left() >= 0 || (maybeRunTwice && taken.noneConfirmedLeft())) {
                 engine.released(hold);
                 if (released.handedOver()) {
                     receiver.handedOff(hold.handOffs() + 1);
@@ -418,17 +420,23 @@ public class ScriptedLock implements RedisLock, SettableLease {
         return hold.protocol().handOff(keys, new HoldRef(hold.holderId(), holdId),
                         new HoldRef(next.holderId(), next.holdId()), next.leaseMillis())
                 .handle((result, error) -> {
+                    if (result != null && result == 1L) {
+                        return CompletableFuture.completedFuture(new Released(0L, true));
+                    }
+                    // No hand-off (or none known to have happened): the release is a plain one
+                    // from here on, and new local waiters ask Redis instead of waiting for it.
+                    engine.releasing(hold, false);
                     if (error != null) {
                         next.handOffFailed(error);
                         return CompletableFuture.<Released>failedFuture(error);
                     }
-                    if (result == 1L) {
-                        return CompletableFuture.completedFuture(new Released(0L, true));
-                    }
-                    next.handOffFailed(null);
-                    return result == -1L ? CompletableFuture.completedFuture(new Released(-1L, false))
-                            // Redis counts more holds than we do: release ours the ordinary way.
+                    CompletableFuture<Released> released = result == -1L
+                            ? CompletableFuture.completedFuture(new Released(-1L, false))
+                            // Redis counts more holds than we do: release ours the ordinary way,
+                            // before the waiter's own attempt, which may then find the lock free.
                             : Released.by(hold.protocol().release(keys, hold.holderId(), holdId));
+                    next.handOffFailed(null);
+                    return released;
                 })
                 .thenCompose(future -> future);
     }
