@@ -33,17 +33,8 @@ class ReadWriteLockTest {
     final TestClients clients = new TestClients();
 
     private static boolean tryIn(RedisLock lock, long waitMillis) throws Exception {
-        return CompletableFuture.supplyAsync(() -> {
-            try {
-                boolean acquired = lock.tryLock(waitMillis, TimeUnit.MILLISECONDS);
-                if (acquired) {
-                    lock.unlock();
-                }
-                return acquired;
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        }).get(20, TimeUnit.SECONDS);
+        return CompletableFuture.supplyAsync(() -> LockAttempts.tryAndRelease(lock, waitMillis))
+                .get(20, TimeUnit.SECONDS);
     }
 
     @Test

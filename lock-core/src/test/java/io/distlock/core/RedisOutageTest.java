@@ -130,7 +130,7 @@ class RedisOutageTest {
         lock.lock();
         lock.unlock();  // the scripts are loaded now: the release below runs once Redis goes on
         lock.lock();
-        assertThat(CompletableFuture.supplyAsync(() -> tryLock(lock, 300)).get(10, TimeUnit.SECONDS))
+        assertThat(CompletableFuture.supplyAsync(() -> LockAttempts.tryAndRelease(lock, 300)).get(10, TimeUnit.SECONDS))
                 .as("a wait while the lock is held: the channel stays subscribed a while").isFalse();
 
         redis.server().command("CLIENT", "PAUSE", "300", "WRITE");
@@ -139,7 +139,7 @@ class RedisOutageTest {
                 () -> redis.server().commandString("EXISTS", "distlock:{released-unconfirmed}").equals("0"));
 
         long start = System.nanoTime();
-        assertThat(CompletableFuture.supplyAsync(() -> tryLock(lock, 3_000)).get(10, TimeUnit.SECONDS))
+        assertThat(CompletableFuture.supplyAsync(() -> LockAttempts.tryAndRelease(lock, 3_000)).get(10, TimeUnit.SECONDS))
                 .as("another thread takes the free lock").isTrue();
         assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(2_000);
     }
@@ -165,7 +165,7 @@ class RedisOutageTest {
                 () -> redis.server().commandString("EXISTS", "distlock:{handed-unanswered}").equals("0"));
 
         long start = System.nanoTime();
-        assertThat(CompletableFuture.supplyAsync(() -> tryLock(lock, 3_000)).get(10, TimeUnit.SECONDS))
+        assertThat(CompletableFuture.supplyAsync(() -> LockAttempts.tryAndRelease(lock, 3_000)).get(10, TimeUnit.SECONDS))
                 .as("another thread takes the free lock").isTrue();
         assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(2_000);
     }
@@ -181,24 +181,11 @@ class RedisOutageTest {
     /** @return another thread's tryLock of the lock the test thread holds, once it tried and sleeps */
     private CompletableFuture<Boolean> waitingThread(RedisLock lock) {
         ScriptStats.reset(redis.server());
-        CompletableFuture<Boolean> waiter = CompletableFuture.supplyAsync(() -> tryLock(lock, 10_000));
+        CompletableFuture<Boolean> waiter =
+                CompletableFuture.supplyAsync(() -> LockAttempts.tryAndRelease(lock, 10_000));
         awaitTrue("the waiter tried once, and sleeps", Duration.ofSeconds(10),
                 () -> ScriptStats.scriptCalls(redis.server()) >= 1);
         return waiter;
-    }
-
-    /** tryLock and, if acquired, unlock: run on a thread other than the test's. */
-    private static boolean tryLock(RedisLock lock, long waitMillis) {
-        try {
-            boolean acquired = lock.tryLock(waitMillis, TimeUnit.MILLISECONDS);
-            if (acquired) {
-                lock.unlock();
-            }
-            return acquired;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
     }
 
     /**
