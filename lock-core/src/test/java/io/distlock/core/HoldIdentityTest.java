@@ -111,7 +111,7 @@ class HoldIdentityTest {
 
     @Test
     void overlappingAcquisitionsOfOneHolderEachNeedTheirOwnUnlock() throws Exception {
-        for (RedisLock lock : everyKind(clients.open(redis.server()), "overlap")) {
+        for (RedisLock lock : LockKinds.every(clients.open(redis.server()), "overlap")) {
             CompletableFuture<Boolean> first = lock.tryLockAsync(0, 10, TimeUnit.SECONDS, "h");
             CompletableFuture<Boolean> second = lock.tryLockAsync(0, 10, TimeUnit.SECONDS, "h");
             assertThat(first.get(5, TimeUnit.SECONDS)).as(lock + ": first").isTrue();
@@ -195,7 +195,7 @@ class HoldIdentityTest {
     void reenteringALockWhoseLeaseWasLostReportsTheLoss() {
         RecordingListener events = new RecordingListener();
         LockClient client = clients.open(redis.server(), b -> b.listener(events));
-        for (RedisLock lock : everyKind(client, "lost-reentry")) {
+        for (RedisLock lock : LockKinds.every(client, "lost-reentry")) {
             events.lost.clear();
             lock.lock();
             redis.server().command("DEL", "distlock:{lost-reentry}");
@@ -347,11 +347,5 @@ class HoldIdentityTest {
         });
         lockAndUnlock.get(10, TimeUnit.SECONDS);
         assertThat(lock.isLocked()).isFalse();
-    }
-
-    private static RedisLock[] everyKind(LockClient client, String name) {
-        RedisReadWriteLock readWrite = client.getReadWriteLock(name);
-        return new RedisLock[] {client.getLock(name), client.getFairLock(name), client.getFencedLock(name),
-                readWrite.readLock(), readWrite.writeLock()};
     }
 }

@@ -117,6 +117,42 @@ class RedisOutageTest {
     }
 
     /**
+     * A force-unlock whose answer was lost with its connection: Lettuce sends it again after
+     * reconnecting, by then another holder has taken the free lock, and the second run must not
+     * delete that holder's lock. Every kind of lock.
+     */
+    @Test
+    void aForceUnlockLettuceSendsAgainLeavesTheNextHolderAlone() throws Exception {
+        LockClient first = clients.open(redis.server());
+        LockClient next = clients.open(redis.server());
+        try (ReplyDroppingProxy proxy = new ReplyDroppingProxy(redis.server().host(), redis.server().port());
+             LockClient admin = LockClient.builder().redisUri(proxy.uri()).commandTimeout(Duration.ofSeconds(30))
+                     .build()) {
+            for (int kind = 0; kind < LockKinds.every(first, "-").length; kind++) {
+                String name = "forced-" + kind;
+                RedisLock forced = LockKinds.every(admin, name)[kind];
+                RedisLock nextHolder = LockKinds.every(next, name)[kind];
+                assertThat(forced.forceUnlock()).as("nothing to delete yet; the script is loaded now").isFalse();
+                LockKinds.every(first, name)[kind].lock();
+
+                proxy.dropNextReplyAndDisconnect();
+                proxy.delayReplies(1_000);  // the reconnect, and so the command sent again, waits
+                CompletableFuture<Boolean> forcing = CompletableFuture.supplyAsync(forced::forceUnlock);
+                awaitTrue(forced + ": the first run deleted the lock", Duration.ofSeconds(10),
+                        () -> redis.server().commandString("EXISTS", "distlock:{" + name + "}").equals("0"));
+                assertThat(nextHolder.tryLock(0, 60, TimeUnit.SECONDS)).as(forced + ": the next holder").isTrue();
+
+                assertThat(forcing.get(60, TimeUnit.SECONDS)).as(forced + ": the first run deleted a lock").isTrue();
+                proxy.delayReplies(0);
+                assertThat(proxy.dropped()).as("the first answer was lost").isTrue();
+                assertThat(nextHolder.isHeldByCurrentThread()).as(forced + ": the run sent again left the next holder")
+                        .isTrue();
+                nextHolder.unlock();
+            }
+        }
+    }
+
+    /**
      * A last release that ran in Redis but whose answer never came: the lock is free, and another
      * thread of the client must find that out from Redis, even while the client still listens on
      * the lock's channel (a wait on it ended under a second ago). It used to take the unconfirmed

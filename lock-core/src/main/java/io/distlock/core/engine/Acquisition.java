@@ -77,7 +77,7 @@ final class Acquisition {
         long waitNanos = TimeUnit.MILLISECONDS.toNanos(waitMillis);
         this.deadlineNanos = waitMillis < 0 || waitNanos >= Long.MAX_VALUE - startNanos ? Long.MAX_VALUE
                 : startNanos + waitNanos;
-        this.holdId = engine.newHoldId();
+        this.holdId = engine.newId();
         this.channelName = protocol.waitChannel(keys, engine.clientId());
     }
 

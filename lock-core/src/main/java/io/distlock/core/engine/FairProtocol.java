@@ -80,8 +80,10 @@ public final class FairProtocol implements LockProtocol {
     }
 
     @Override
-    public CompletableFuture<Long> forceUnlock(LockKeys keys) {
-        return run(ScriptOutputType.INTEGER, keys, "force", "");
+    public CompletableFuture<Long> forceUnlock(LockKeys keys, String callId) {
+        return scripts.run(Scripts.FAIR, ScriptOutputType.INTEGER,
+                lockKeys(keys, keys.forceUnlockAnswer(callId)),
+                arguments(keys, "force", "", Long.toString(FORCE_UNLOCK_ANSWER_KEPT_MILLIS)));
     }
 
     @Override
@@ -91,6 +93,22 @@ public final class FairProtocol implements LockProtocol {
 
     private <T> CompletableFuture<T> run(ScriptOutputType output, LockKeys keys, String operation, String holderId,
                                          String... more) {
+        return scripts.run(Scripts.FAIR, output, lockKeys(keys), arguments(keys, operation, holderId, more));
+    }
+
+    /** @return fair.lua's KEYS: the lock's four keys, then {@code more} */
+    private static String[] lockKeys(LockKeys keys, String... more) {
+        String[] all = new String[4 + more.length];
+        all[0] = keys.lockKey();
+        all[1] = keys.derived(QUEUE);
+        all[2] = keys.derived(TIMEOUTS);
+        all[3] = keys.derived(CLIENTS);
+        System.arraycopy(more, 0, all, 4, more.length);
+        return all;
+    }
+
+    /** @return fair.lua's ARGV: the five every operation takes, then the operation's {@code more} */
+    private String[] arguments(LockKeys keys, String operation, String holderId, String... more) {
         String[] args = new String[5 + more.length];
         args[0] = operation;
         args[1] = holderId;
@@ -98,8 +116,7 @@ public final class FairProtocol implements LockProtocol {
         args[3] = channelPrefix(keys);
         args[4] = publishCommand;
         System.arraycopy(more, 0, args, 5, more.length);
-        return scripts.run(Scripts.FAIR, output, new String[] {keys.lockKey(), keys.derived(QUEUE),
-                keys.derived(TIMEOUTS), keys.derived(CLIENTS)}, args);
+        return args;
     }
 
     private static String channelPrefix(LockKeys keys) {

@@ -56,10 +56,10 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
     private final AtomicBoolean closed = new AtomicBoolean();
     /** Per lock key, this client's hold of a lock that has one holder at a time (hand-off locks). */
     private final ConcurrentHashMap<String, Hold> exclusiveHolds = new ConcurrentHashMap<>();
-    /** Hold ids: this client's random prefix, then a counter (see {@link #newHoldId()}). */
-    private final String holdIdPrefix = Long.toString(ThreadLocalRandom.current().nextLong(1L << 40, 1L << 41),
+    /** Ids: this client's random prefix, then a counter (see {@link #newId()}). */
+    private final String idPrefix = Long.toString(ThreadLocalRandom.current().nextLong(1L << 40, 1L << 41),
             Character.MAX_RADIX) + ".";
-    private final AtomicLong holdIds = new AtomicLong();
+    private final AtomicLong ids = new AtomicLong();
 
     /** A hold is one holder's hold of one lock of one kind (a read-write lock's two halves share keys). */
     private record HoldId(String lockKey, String type, String holderId) {
@@ -272,9 +272,12 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
         }
     }
 
-    /** @return a new hold id, unique among all clients' holds (see {@code lock.lua}) */
-    String newHoldId() {
-        return holdIdPrefix + Long.toString(holdIds.incrementAndGet(), Character.MAX_RADIX);
+    /**
+     * @return a new id, unique among all ids of all clients: a hold's (see {@code lock.lua}), or a
+     *         force-unlock call's (see {@code force_unlock.lua})
+     */
+    String newId() {
+        return idPrefix + Long.toString(ids.incrementAndGet(), Character.MAX_RADIX);
     }
 
     /**

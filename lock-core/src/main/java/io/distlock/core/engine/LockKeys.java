@@ -28,4 +28,13 @@ public record LockKeys(String lockKey, String channel) {
     public String derived(String suffix) {
         return lockKey + ":" + suffix;
     }
+
+    /**
+     * @param callId a force-unlock call's unique id
+     * @return the key that keeps that call's answer, so that running it again changes nothing
+     *         (see {@code force_unlock.lua})
+     */
+    public String forceUnlockAnswer(String callId) {
+        return derived("forced:" + callId);
+    }
 }

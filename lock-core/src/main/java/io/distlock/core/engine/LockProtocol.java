@@ -59,12 +59,21 @@ public interface LockProtocol {
     CompletableFuture<Boolean> setLease(LockKeys keys, HoldRef hold, long leaseMillis, boolean exact);
 
     /**
-     * Deletes the lock whoever holds it and wakes its waiters.
-     *
-     * @param keys the lock's keys
-     * @return 1 if a lock was deleted, 0 if there was none
+     * How long Redis keeps a force-unlock's answer ({@link LockKeys#forceUnlockAnswer}): longer
+     * than any wait of a command Lettuce could still send again after a reconnect.
      */
-    CompletableFuture<Long> forceUnlock(LockKeys keys);
+    long FORCE_UNLOCK_ANSWER_KEPT_MILLIS = 3_600_000;
+
+    /**
+     * Deletes the lock whoever holds it and wakes its waiters, once: the same call run again
+     * (Lettuce sends a command again after a reconnect when its answer was lost) answers as the
+     * first run did and leaves a later holder's lock alone.
+     *
+     * @param keys   the lock's keys
+     * @param callId this call's unique id
+     * @return 1 if this call deleted a lock, 0 if there was none
+     */
+    CompletableFuture<Long> forceUnlock(LockKeys keys, String callId);
 
     /**
      * Hands the lock from a holder releasing its last hold to a waiting holder of the same

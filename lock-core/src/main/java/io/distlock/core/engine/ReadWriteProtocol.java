@@ -78,10 +78,10 @@ public final class ReadWriteProtocol implements LockProtocol {
     }
 
     @Override
-    public CompletableFuture<Long> forceUnlock(LockKeys keys) {
+    public CompletableFuture<Long> forceUnlock(LockKeys keys, String callId) {
         return scripts.run(Scripts.FORCE_UNLOCK, ScriptOutputType.INTEGER,
-                new String[] {keys.lockKey(), keys.channel(), keys.derived(READERS)}, LockSubscriptions.WAKE_ALL,
-                publishCommand);
+                new String[] {keys.lockKey(), keys.channel(), keys.forceUnlockAnswer(callId), keys.derived(READERS)},
+                LockSubscriptions.WAKE_ALL, publishCommand, Long.toString(FORCE_UNLOCK_ANSWER_KEPT_MILLIS));
     }
 
     @Override

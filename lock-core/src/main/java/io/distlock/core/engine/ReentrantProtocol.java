@@ -88,9 +88,10 @@ public final class ReentrantProtocol implements LockProtocol {
     }
 
     @Override
-    public CompletableFuture<Long> forceUnlock(LockKeys keys) {
+    public CompletableFuture<Long> forceUnlock(LockKeys keys, String callId) {
         return scripts.run(Scripts.FORCE_UNLOCK, ScriptOutputType.INTEGER,
-                new String[] {keys.lockKey(), keys.channel()}, UNLOCK_MESSAGE, publishCommand);
+                new String[] {keys.lockKey(), keys.channel(), keys.forceUnlockAnswer(callId)}, UNLOCK_MESSAGE,
+                publishCommand, Long.toString(FORCE_UNLOCK_ANSWER_KEPT_MILLIS));
     }
 
     @Override

@@ -95,9 +95,9 @@ public final class ReplicatedProtocol implements LockProtocol {
     }
 
     @Override
-    public CompletableFuture<Long> forceUnlock(LockKeys keys) {
+    public CompletableFuture<Long> forceUnlock(LockKeys keys, String callId) {
         long mark = acks.mark();
-        return acknowledged(keys, "forced release", mark, delegate.forceUnlock(keys), 0L);
+        return acknowledged(keys, "forced release", mark, delegate.forceUnlock(keys, callId), 0L);
     }
 
     /** Waits for the replicas unless the result says Redis changed nothing (nothing to replicate). */

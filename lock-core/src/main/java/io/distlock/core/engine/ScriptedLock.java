@@ -219,7 +219,8 @@ public class ScriptedLock implements RedisLock, SettableLease {
 
     @Override
     public boolean forceUnlock() {
-        return sync("force-unlock", () -> protocol.forceUnlock(keys)) == 1L;
+        String callId = engine.newId();
+        return sync("force-unlock", () -> protocol.forceUnlock(keys, callId)) == 1L;
     }
 
     /**

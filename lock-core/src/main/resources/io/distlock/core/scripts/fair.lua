@@ -16,6 +16,7 @@
 -- KEYS[2]  queue: list of waiting holder ids, first = next
 -- KEYS[3]  timeouts: sorted set, member = waiting holder id, score = its deadline (server ms)
 -- KEYS[4]  clients: hash, field = waiting holder id, value = its client's channel suffix
+-- KEYS[5]  'force' only: this call's answer key
 -- ARGV[1]  operation: 'lock', 'unlock', 'lease', 'leave' or 'force'
 -- ARGV[2]  holder id ('force': unused)
 -- ARGV[3]  slot timeout in milliseconds: how long a waiter has to take a free lock, or to look
@@ -38,7 +39,10 @@
 --           wakes it and the waiters behind it that must look again.
 --           Returns 1 lease set, 0 that hold is gone (its lease was lost)
 -- 'leave':  a waiter gives up its place. Returns 1.
--- 'force':  deletes the lock whoever holds it. Returns 1 if there was one, else 0.
+-- 'force':  deletes the lock whoever holds it, once per call: KEYS[5] this call's answer key,
+--           ARGV[6] how long it is kept (ms); the same call run again answers as the first run
+--           did and deletes nothing (see force_unlock.lua). Returns 1 if this call deleted a
+--           lock, else 0.
 local time = redis.call('time')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local op, holder, slot = ARGV[1], ARGV[2], tonumber(ARGV[3])
@@ -186,8 +190,13 @@ if op == 'leave' then
 end
 
 -- 'force'
-if redis.call('del', KEYS[1]) == 1 then
-    newTurn(0)
-    return 1
+local answered = redis.call('get', KEYS[5])
+if answered then
+    return tonumber(answered)
 end
-return 0
+local deleted = redis.call('del', KEYS[1])
+if deleted == 1 then
+    newTurn(0)
+end
+redis.call('set', KEYS[5], deleted, 'px', ARGV[6])
+return deleted

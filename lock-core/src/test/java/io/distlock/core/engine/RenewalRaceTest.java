@@ -55,7 +55,7 @@ class RenewalRaceTest {
         }
 
         @Override
-        public CompletableFuture<Long> forceUnlock(LockKeys keys) {
+        public CompletableFuture<Long> forceUnlock(LockKeys keys, String callId) {
             throw new UnsupportedOperationException();
         }
 
