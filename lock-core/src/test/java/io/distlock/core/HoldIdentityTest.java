@@ -8,6 +8,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -121,6 +122,39 @@ class HoldIdentityTest {
             assertThat(lock.isHeldBy("h")).as(lock + ": one unlock leaves the other hold").isTrue();
             lock.unlockAsync("h").get(5, TimeUnit.SECONDS);
             assertThat(lock.isLocked()).as(lock + ": free after both unlocks").isFalse();
+        }
+    }
+
+    /**
+     * One holder's second acquisition and its release of the first overlap, with the release sent
+     * a random moment (seeded) after the acquisition: whichever of the two Redis and the client see
+     * first, the hold that is left is the client's, renewed by its watchdog, and one unlock frees
+     * the lock. A release that took its hold for the holder's last must not stop renewing a hold
+     * an acquisition added meanwhile.
+     */
+    @Test
+    void theHoldLeftByAnOverlappingAcquisitionAndReleaseIsRenewed() throws Exception {
+        long seed = Long.getLong("distlock.test.seed", System.nanoTime());
+        Random random = new Random(seed);
+        LockClient client = clients.open(redis.server());
+        RedisLock lock = client.getLock("overlapping-release");
+        for (int round = 0; round < 2_000; round++) {
+            String where = "seed " + seed + ", round " + round;
+            assertThat(lock.tryLockAsync(0, -1, TimeUnit.SECONDS, "h").get(5, TimeUnit.SECONDS)).isTrue();
+            CompletableFuture<Boolean> second = lock.tryLockAsync(0, -1, TimeUnit.SECONDS, "h");
+            long sendReleaseAt = System.nanoTime() + random.nextInt(400_000);
+            while (System.nanoTime() - sendReleaseAt < 0) {
+                Thread.onSpinWait();
+            }
+            CompletableFuture<Void> release = lock.unlockAsync("h");
+            assertThat(second.get(5, TimeUnit.SECONDS)).as(where).isTrue();
+            release.get(5, TimeUnit.SECONDS);
+
+            assertThat(redis.server().commandString("HGET", "distlock:{overlapping-release}", "h")).as(where)
+                    .isEqualTo("1");
+            assertThat(client.watchdogHoldCount()).as(where + ": the hold left is renewed").isEqualTo(1);
+            lock.unlockAsync("h").get(5, TimeUnit.SECONDS);
+            assertThat(lock.isLocked()).as(where).isFalse();
         }
     }
 

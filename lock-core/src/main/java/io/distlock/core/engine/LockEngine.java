@@ -23,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
 
 /**
  * The machinery one {@link io.distlock.core.LockClient} shares among all its locks: Redis
@@ -379,8 +380,11 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
         Hold[] replaced = new Hold[1];
         Hold hold = holds.compute(holdId, (key, current) -> {
             if (current != null && !current.lost() && (current.holdsConfirmed() || attempt.holdCount() > 1)) {
+                // Joined under the registry's lock, so that forgetIf never drops the hold now.
                 current.add(acquisition.holdId());
-                if (!watchdogued) {
+                if (watchdogued) {
+                    current.watchdogFromNowOn();
+                } else {
                     current.leaseAtLeast(leaseMillis);
                 }
                 return current;
@@ -389,9 +393,6 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
             return new Hold(id, keys, acquisition.holderId(), protocol, watchdogued, leaseMillis,
                     acquisition.holdId(), attempt.token(), handOffs);
         });
-        if (hold.protocol().canHandOff()) {
-            exclusiveHolds.put(keys.lockKey(), hold);
-        }
         Hold previous = replaced[0];
         if (previous != null) {
             watchdog.unwatch(previous);
@@ -400,13 +401,21 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
                 events.released(previous, 0);
             }
         }
-        if (watchdogued && !hold.watchdog()) {
-            hold.watchdogFromNowOn();
+        track(hold);  // also re-arms a hold whose last release was never confirmed
+        return hold;
+    }
+
+    /**
+     * A hold the holder has: the watchdog renews it if it keeps the lease, and for a lock with one
+     * holder at a time it is this client's holder of it.
+     */
+    private void track(Hold hold) {
+        if (hold.protocol().canHandOff()) {
+            exclusiveHolds.put(hold.keys().lockKey(), hold);
         }
         if (hold.watchdog()) {
-            watchdog.watch(hold);  // also re-arms a hold whose last release was never confirmed
+            watchdog.watch(hold);
         }
-        return hold;
     }
 
     /**
@@ -425,6 +434,12 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
         if (!handingOff) {
             exclusiveHolds.remove(hold.keys().lockKey(), hold);
         }
+        // An acquisition of the same holder may have joined the hold since its release was taken
+        // out as the last one, and tracked it before the lines above. It adds its hold before it
+        // tracks, and this looks after untracking, so one of the two tracks it.
+        if (hold.holdsConfirmed() && !hold.lost()) {
+            track(hold);
+        }
     }
 
     /**
@@ -435,9 +450,7 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
     void released(Hold hold) {
         hold.releaseEnded();
         int remaining = hold.count();
-        if (remaining == 0) {
-            forget(hold);
-        }
+        forgetIf(hold, h -> h.count() == 0);
         events.released(hold, remaining);
     }
 
@@ -453,9 +466,7 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
         watchdog.unwatch(hold);
         reportLost(hold);
         hold.releaseEnded();
-        if (hold.count() == 0) {
-            forget(hold);
-        }
+        forgetIf(hold, h -> h.count() == 0);
         return new LockLostException(hold.lockName(), "The lease of lock '" + hold.lockName()
                 + "' was lost before unlock (it expired or was deleted): another holder may have had it meanwhile");
     }
@@ -481,21 +492,34 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
      */
     private void forgetExpiredHolds() {
         for (Hold hold : holds.values()) {
-            if (hold.millisSinceLost() > watchdogLeaseMillis) {
-                forget(hold);  // reported when found lost; a later unlock() finds nothing held
-            } else if (hold.millisSinceLeaseEnded() > watchdogLeaseMillis
-                    || hold.millisSinceUnconfirmedLastRelease() > watchdogLeaseMillis) {
-                forget(hold);
-                if (!hold.lost()) {
-                    events.released(hold, 0);
-                }
+            // A lost hold was reported when found lost; a later unlock() finds nothing held.
+            if (!forgetIf(hold, h -> h.millisSinceLost() > watchdogLeaseMillis)
+                    && forgetIf(hold, h -> h.millisSinceLeaseEnded() > watchdogLeaseMillis
+                            || h.millisSinceUnconfirmedLastRelease() > watchdogLeaseMillis)
+                    && !hold.lost()) {
+                events.released(hold, 0);
             }
         }
     }
 
-    private void forget(Hold hold) {
-        exclusiveHolds.remove(hold.keys().lockKey(), hold);
-        holds.remove(new HoldId(hold.keys().lockKey(), hold.protocol().type(), hold.holderId()), hold);
+    /**
+     * Forgets a hold if the condition holds, checked under the registry's lock for that hold: the
+     * lock under which an acquisition joins a hold ({@link #acquired}), so a hold that an
+     * acquisition joined is never forgotten.
+     *
+     * @return whether the hold was forgotten
+     */
+    private boolean forgetIf(Hold hold, Predicate<Hold> condition) {
+        boolean[] forgotten = new boolean[1];
+        holds.computeIfPresent(new HoldId(hold.keys().lockKey(), hold.protocol().type(), hold.holderId()),
+                (key, current) -> {
+                    forgotten[0] = current == hold && condition.test(hold);
+                    return forgotten[0] ? null : current;
+                });
+        if (forgotten[0]) {
+            exclusiveHolds.remove(hold.keys().lockKey(), hold);
+        }
+        return forgotten[0];
     }
 
     @Override
