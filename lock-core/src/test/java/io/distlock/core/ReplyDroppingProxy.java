@@ -16,7 +16,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@link #dropNextReplyAndDisconnect()}, the next bytes Redis sends to any client are not passed
  * on, and that client's connection is closed instead. The command ran in Redis, the client never
  * heard of it: what a connection drop between execution and reply looks like to a client. It can
- * also hold every reply back for a while ({@link #delayReplies(long)}): a slow network. Shared
+ * also hold every reply back for a while ({@link #delayReplies(long)}): a slow network; and keep
+ * new connections from reaching Redis ({@link #holdNewConnections()}): a reconnect, and what the
+ * client sends again on it, waits until the test lets it through. Shared
  * with other modules' tests through lock-core's test jar.
  */
 public final class ReplyDroppingProxy implements AutoCloseable {
@@ -26,6 +28,8 @@ public final class ReplyDroppingProxy implements AutoCloseable {
     private final ServerSocket listener;
     private final AtomicBoolean dropNextReply = new AtomicBoolean();
     private volatile long replyDelayMillis;
+    /** Guarded by this: whether new connections wait before they are passed on to Redis. */
+    private boolean holdingNewConnections;
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
 
     /**
@@ -63,6 +67,23 @@ public final class ReplyDroppingProxy implements AutoCloseable {
         replyDelayMillis = millis;
     }
 
+    /** Connections accepted from now on wait, before reaching Redis, until {@link #passNewConnections()}. */
+    public synchronized void holdNewConnections() {
+        holdingNewConnections = true;
+    }
+
+    /** Connections held back, and those accepted from now on, reach Redis. */
+    public synchronized void passNewConnections() {
+        holdingNewConnections = false;
+        notifyAll();
+    }
+
+    private synchronized void awaitPassage() throws InterruptedException {
+        while (holdingNewConnections && !listener.isClosed()) {
+            wait(100);
+        }
+    }
+
     @Override
     public void close() {
         closeQuietly(listener);
@@ -73,6 +94,7 @@ public final class ReplyDroppingProxy implements AutoCloseable {
         while (!listener.isClosed()) {
             try {
                 Socket client = listener.accept();
+                awaitPassage();
                 Socket server = new Socket(targetHost, targetPort);
                 sockets.add(client);
                 sockets.add(server);
@@ -80,6 +102,9 @@ public final class ReplyDroppingProxy implements AutoCloseable {
                 daemon("proxy-down", () -> pump(server, client, true));
             } catch (IOException e) {
                 return;  // closed
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
             }
         }
     }

@@ -180,6 +180,18 @@ public final class Hold {
     }
 
     /**
+     * Runs the action if the holder has a hold Redis confirmed that nobody is releasing and the
+     * lease is not known lost; no release takes a hold out while it runs.
+     *
+     * @param action what to do while that lasts (must not wait)
+     */
+    synchronized void whileHeld(Runnable action) {
+        if (!held.isEmpty() && !lost) {
+            action.run();
+        }
+    }
+
+    /**
      * Takes a hold out to release it.
      *
      * @param holdId the hold to release, or {@code null} for the latest: a release that was sent

@@ -406,16 +406,19 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
     }
 
     /**
-     * A hold the holder has: the watchdog renews it if it keeps the lease, and for a lock with one
-     * holder at a time it is this client's holder of it.
+     * While the holder has a hold Redis confirmed that nobody is releasing (checked atomically with
+     * releases taking holds out), the watchdog renews it if it keeps the lease, and for a lock with
+     * one holder at a time it is this client's holder of it.
      */
     private void track(Hold hold) {
-        if (hold.protocol().canHandOff()) {
-            exclusiveHolds.put(hold.keys().lockKey(), hold);
-        }
-        if (hold.watchdog()) {
-            watchdog.watch(hold);
-        }
+        hold.whileHeld(() -> {
+            if (hold.protocol().canHandOff()) {
+                exclusiveHolds.put(hold.keys().lockKey(), hold);
+            }
+            if (hold.watchdog()) {
+                watchdog.watch(hold);
+            }
+        });
     }
 
     /**
@@ -437,9 +440,7 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
         // An acquisition of the same holder may have joined the hold since its release was taken
         // out as the last one, and tracked it before the lines above. It adds its hold before it
         // tracks, and this looks after untracking, so one of the two tracks it.
-        if (hold.holdsConfirmed() && !hold.lost()) {
-            track(hold);
-        }
+        track(hold);
     }
 
     /**
@@ -449,9 +450,8 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
      */
     void released(Hold hold) {
         hold.releaseEnded();
-        int remaining = hold.count();
         forgetIf(hold, h -> h.count() == 0);
-        events.released(hold, remaining);
+        events.released(hold, hold.count());  // counted after: an acquisition may have joined
     }
 
     /**
@@ -518,6 +518,7 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
                 });
         if (forgotten[0]) {
             exclusiveHolds.remove(hold.keys().lockKey(), hold);
+            watchdog.unwatch(hold);
         }
         return forgotten[0];
     }
