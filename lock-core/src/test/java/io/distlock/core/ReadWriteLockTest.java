@@ -15,6 +15,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
+import static io.distlock.core.LockAttempts.tryAndReleaseElsewhere;
 import static io.distlock.test.Polling.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -32,26 +33,21 @@ class ReadWriteLockTest {
     @RegisterExtension
     final TestClients clients = new TestClients();
 
-    private static boolean tryIn(RedisLock lock, long waitMillis) throws Exception {
-        return CompletableFuture.supplyAsync(() -> LockAttempts.tryAndRelease(lock, waitMillis))
-                .get(20, TimeUnit.SECONDS);
-    }
-
     @Test
     void readersShareAndExcludeWritersBothWays() throws Exception {
         RedisReadWriteLock mine = clients.open(redis.server()).getReadWriteLock("cfg");
         RedisReadWriteLock theirs = clients.open(redis.server()).getReadWriteLock("cfg");
 
         mine.readLock().lock();
-        assertThat(tryIn(theirs.readLock(), 0)).as("a second reader gets in").isTrue();
-        assertThat(tryIn(theirs.writeLock(), 200)).as("no writer while read").isFalse();
+        assertThat(tryAndReleaseElsewhere(theirs.readLock(), 0)).as("a second reader gets in").isTrue();
+        assertThat(tryAndReleaseElsewhere(theirs.writeLock(), 200)).as("no writer while read").isFalse();
         mine.readLock().unlock();
 
         mine.writeLock().lock();
-        assertThat(tryIn(theirs.readLock(), 200)).as("no reader while written").isFalse();
-        assertThat(tryIn(theirs.writeLock(), 200)).as("no second writer").isFalse();
+        assertThat(tryAndReleaseElsewhere(theirs.readLock(), 200)).as("no reader while written").isFalse();
+        assertThat(tryAndReleaseElsewhere(theirs.writeLock(), 200)).as("no second writer").isFalse();
         mine.writeLock().unlock();
-        assertThat(tryIn(theirs.writeLock(), 0)).isTrue();
+        assertThat(tryAndReleaseElsewhere(theirs.writeLock(), 0)).isTrue();
         assertThat(mine.readLock().isLocked()).isFalse();
     }
 
@@ -142,8 +138,9 @@ class ReadWriteLockTest {
         lock.writeLock().lock();
         assertThat(lock.readLock().tryLock(0, TimeUnit.SECONDS)).as("downgrade").isTrue();
         lock.writeLock().unlock();
-        assertThat(tryIn(other.readLock(), 1_000)).as("other readers get in after the downgrade").isTrue();
-        assertThat(tryIn(other.writeLock(), 200)).as("writers still wait for the read hold").isFalse();
+        assertThat(tryAndReleaseElsewhere(other.readLock(), 1_000)).as("other readers get in after the downgrade")
+                .isTrue();
+        assertThat(tryAndReleaseElsewhere(other.writeLock(), 200)).as("writers still wait for the read hold").isFalse();
 
         long start = System.nanoTime();
         assertThatThrownBy(() -> lock.writeLock().tryLock(10, TimeUnit.SECONDS))
@@ -173,7 +170,8 @@ class ReadWriteLockTest {
         assertThat(live.readLock().isHeldByCurrentThread()).isTrue();
 
         live.readLock().unlock();
-        assertThat(tryIn(writer.writeLock(), 2_000)).as("the dead reader does not block the writer").isTrue();
+        assertThat(tryAndReleaseElsewhere(writer.writeLock(), 2_000)).as("the dead reader does not block the writer")
+                .isTrue();
     }
 
     @Test
@@ -182,11 +180,11 @@ class ReadWriteLockTest {
         RedisLock plain = client.getLock("shared-name");
         plain.lock();
         RedisReadWriteLock rw = clients.open(redis.server()).getReadWriteLock("shared-name");
-        assertThat(tryIn(rw.readLock(), 200)).isFalse();
-        assertThat(tryIn(rw.writeLock(), 200)).isFalse();
+        assertThat(tryAndReleaseElsewhere(rw.readLock(), 200)).isFalse();
+        assertThat(tryAndReleaseElsewhere(rw.writeLock(), 200)).isFalse();
         plain.unlock();
         rw.readLock().lock();
-        assertThat(tryIn(client.getLock("shared-name"), 200)).isFalse();
+        assertThat(tryAndReleaseElsewhere(client.getLock("shared-name"), 200)).isFalse();
         rw.readLock().unlock();
     }
 
