@@ -492,11 +492,12 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
      */
     private void forgetExpiredHolds() {
         for (Hold hold : holds.values()) {
-            // A lost hold was reported when found lost; a later unlock() finds nothing held.
-            if (!forgetIf(hold, h -> h.millisSinceLost() > watchdogLeaseMillis)
-                    && forgetIf(hold, h -> h.millisSinceLeaseEnded() > watchdogLeaseMillis
-                            || h.millisSinceUnconfirmedLastRelease() > watchdogLeaseMillis)
-                    && !hold.lost()) {
+            if (forgetIf(hold, h -> h.millisSinceLost() > watchdogLeaseMillis)) {
+                continue;  // reported when found lost; a later unlock() finds nothing held
+            }
+            boolean ended = forgetIf(hold, h -> h.millisSinceLeaseEnded() > watchdogLeaseMillis
+                    || h.millisSinceUnconfirmedLastRelease() > watchdogLeaseMillis);
+            if (ended && !hold.lost()) {
                 events.released(hold, 0);
             }
         }

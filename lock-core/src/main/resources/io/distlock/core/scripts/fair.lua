@@ -35,8 +35,9 @@
 --           there (a retried release), or -1
 -- 'lease':  gives a held lock an explicit lease from now, as lease.lua does (for composite locks):
 --           ARGV[6] lease ms, ARGV[7] hold id of a hold of the holder, ARGV[8] '1' set exactly
---           (if that hold is the holder's only one here, as in lease.lua), '0' only lengthen. A shorter lease gives the head a new turn (see the top), which
---           wakes it and the waiters behind it that must look again.
+--           (if that hold is the holder's only one here, as in lease.lua), '0' only lengthen. A
+--           shorter lease gives the head a new turn (see the top), which wakes it and the waiters
+--           behind it that must look again.
 --           Returns 1 lease set, 0 that hold is gone (its lease was lost)
 -- 'leave':  a waiter gives up its place. Returns 1.
 -- 'force':  deletes the lock whoever holds it, once per call: KEYS[5] this call's answer key,
