@@ -33,7 +33,15 @@ public final class LockContext {
     private final List<RedisLock> locks;
     private final String holderId;
 
-    LockContext(String name, List<RedisLock> locks, String holderId) {
+    /**
+     * Made by the {@link DistributedLock} interceptor for each call; applications get theirs from
+     * {@link #current()}.
+     *
+     * @param name     the annotation's static name
+     * @param locks    the locks held for the call
+     * @param holderId the holder id they are held under
+     */
+    public LockContext(String name, List<RedisLock> locks, String holderId) {
         this.name = name;
         this.locks = locks;
         this.holderId = holderId;
@@ -118,7 +126,7 @@ public final class LockContext {
      * @return the holder id of the innermost context on this thread holding one of them, so the
      *         nested call re-enters instead of waiting for its own caller
      */
-    static Optional<String> holderOfAny(List<String> names) {
+    public static Optional<String> holderOfAny(List<String> names) {
         ArrayDeque<LockContext> stack = CURRENT.get();
         if (stack == null) {
             return Optional.empty();
@@ -131,8 +139,11 @@ public final class LockContext {
         return Optional.empty();
     }
 
-    /** Makes this the current context until {@link #exit()}. */
-    void enter() {
+    /**
+     * Makes this the current context until {@link #exit()}: done by the {@link DistributedLock}
+     * interceptor around the method body.
+     */
+    public void enter() {
         ArrayDeque<LockContext> stack = CURRENT.get();
         if (stack == null) {
             stack = new ArrayDeque<>();
@@ -142,7 +153,7 @@ public final class LockContext {
     }
 
     /** Ends {@link #enter()}; the enclosing context, if any, is current again. */
-    void exit() {
+    public void exit() {
         ArrayDeque<LockContext> stack = CURRENT.get();
         stack.remove(this);
         if (stack.isEmpty()) {

@@ -1,6 +1,9 @@
 /**
- * distlock's Spring Boot integration: auto-configuration of the lock engine from
- * {@code distlock.*} (falling back to {@code spring.data.redis.*}), with startup checks that name
- * the wrong property.
+ * distlock's Spring API: {@link io.distlock.spring.DistributedLock} on bean methods, its
+ * {@link io.distlock.spring.LockType} and {@link io.distlock.spring.OnFailure}, and
+ * {@link io.distlock.spring.LockContext} inside a locked method. The rest of the starter is laid
+ * out by concern: {@code autoconfigure} (beans, {@code distlock.*} properties, the Redis
+ * connection, startup checks), {@code aop} (the advice that takes and releases the locks),
+ * {@code actuate} (health and the {@code distlock} endpoint) and {@code metrics}.
  */
 package io.distlock.spring;

@@ -2,6 +2,7 @@ package io.distlock.spring;
 
 import io.distlock.core.LockAcquisitionException;
 import io.distlock.core.LockException;
+import io.distlock.spring.autoconfigure.DistLockAutoConfiguration;
 import io.distlock.test.RedisExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

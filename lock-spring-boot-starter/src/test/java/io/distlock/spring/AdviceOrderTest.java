@@ -3,6 +3,7 @@ package io.distlock.spring;
 import io.distlock.core.LockClient;
 import io.distlock.core.LockEvent;
 import io.distlock.core.LockListener;
+import io.distlock.spring.autoconfigure.DistLockAutoConfiguration;
 import io.distlock.test.RedisExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

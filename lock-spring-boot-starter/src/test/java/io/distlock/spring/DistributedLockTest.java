@@ -3,6 +3,8 @@ package io.distlock.spring;
 import io.distlock.core.LockAcquisitionException;
 import io.distlock.core.LockClient;
 import io.distlock.core.RedisLock;
+import io.distlock.spring.aop.DistributedLockAdvisor;
+import io.distlock.spring.autoconfigure.DistLockAutoConfiguration;
 import io.distlock.test.RedisExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

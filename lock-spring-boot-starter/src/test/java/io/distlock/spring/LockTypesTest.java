@@ -1,5 +1,6 @@
 package io.distlock.spring;
 
+import io.distlock.spring.autoconfigure.DistLockAutoConfiguration;
 import io.distlock.spring.metrics.DistLockMetricsAutoConfiguration;
 import io.distlock.test.RedisExtension;
 import io.distlock.test.RedisServer;

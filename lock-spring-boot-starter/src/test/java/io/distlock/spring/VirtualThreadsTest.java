@@ -1,5 +1,6 @@
 package io.distlock.spring;
 
+import io.distlock.spring.autoconfigure.DistLockAutoConfiguration;
 import io.distlock.test.RedisExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

@@ -1,5 +1,6 @@
 package io.distlock.spring
 
+import io.distlock.spring.autoconfigure.DistLockAutoConfiguration
 import io.distlock.test.Polling.awaitTrue
 import io.distlock.test.RedisExtension
 import kotlinx.coroutines.CompletableDeferred

@@ -1,8 +1,8 @@
 package io.distlock.spring.metrics;
 
 import io.distlock.core.LockClient;
-import io.distlock.spring.DistLockAutoConfiguration;
-import io.distlock.spring.RedLockNodes;
+import io.distlock.spring.autoconfigure.DistLockAutoConfiguration;
+import io.distlock.spring.autoconfigure.RedLockNodes;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;

@@ -1,0 +1,39 @@
+package io.distlock.spring.aop;
+
+import java.lang.reflect.Method;
+
+/**
+ * {@code #root} of a {@link DistributedLock#key()} expression.
+ *
+ * @param method      the invoked method
+ * @param args        its arguments
+ * @param target      the bean
+ * @param targetClass the bean's class
+ */
+public record LockKeyRoot(Method method, Object[] args, Object target, Class<?> targetClass) {
+
+    /** @return the method's name, as {@code #root.methodName} */
+    public String getMethodName() {
+        return method.getName();
+    }
+
+    /** @return the method, as {@code #root.method} */
+    public Method getMethod() {
+        return method;
+    }
+
+    /** @return the arguments, as {@code #root.args} */
+    public Object[] getArgs() {
+        return args;
+    }
+
+    /** @return the bean, as {@code #root.target} */
+    public Object getTarget() {
+        return target;
+    }
+
+    /** @return the bean's class, as {@code #root.targetClass} */
+    public Class<?> getTargetClass() {
+        return targetClass;
+    }
+}

@@ -1,0 +1,223 @@
+package io.distlock.spring.aop;
+
+import io.distlock.core.LockAcquisitionException;
+import io.distlock.core.LockClient;
+import io.distlock.core.LockException;
+import io.distlock.core.MultiLock;
+import io.distlock.core.RedisLock;
+import io.distlock.spring.LockContext;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The locks of one call of a {@link DistributedLock} method, all under one holder id, as one
+ * {@link MultiLock}: acquired in their (sorted) order within one wait time, all or nothing, and
+ * released in reverse order, once. The async forms never block, so they serve Reactor and
+ * futures; the blocking forms wait on them with a limit, so a lost answer cannot hang a thread.
+ */
+final class LockedCall {
+
+    private static final AtomicLong OPERATIONS = new AtomicLong();
+
+    private final LockedMethod method;
+    private final LockClient client;
+    private final List<RedisLock> locks;
+    private final MultiLock all;
+    private final String holderId;
+    private final AtomicReference<CompletableFuture<Void>> release = new AtomicReference<>();
+    /** When the method started ({@link System#nanoTime()}), for the minimum hold time. */
+    private volatile long startedNanos;
+
+    /**
+     * @param method   what the annotation asks for
+     * @param client   the lock client
+     * @param locks    the locks, in acquisition (sorted) order
+     * @param holderId who holds them
+     */
+    LockedCall(LockedMethod method, LockClient client, List<RedisLock> locks, String holderId) {
+        this.method = method;
+        this.client = client;
+        this.locks = List.copyOf(locks);
+        this.all = new MultiLock(locks);
+        this.holderId = holderId;
+    }
+
+    /**
+     * @param client a lock client
+     * @return a holder id used by nothing else: for work that outlives the calling thread's call
+     */
+    static String newOperationHolder(LockClient client) {
+        return client.clientId() + ":op-" + OPERATIONS.incrementAndGet();
+    }
+
+    /** @return the same locks for a holder of their own (e.g. a new subscription of a reactive result) */
+    LockedCall forNewOperation() {
+        return new LockedCall(method, client, locks, newOperationHolder(client));
+    }
+
+    /** @return what the annotation asks for */
+    LockedMethod method() {
+        return method;
+    }
+
+    /**
+     * The locks are held and the method is about to run: the minimum hold time counts from now.
+     *
+     * @return the context the method body sees
+     */
+    LockContext startMethod() {
+        startedNanos = System.nanoTime();
+        return new LockContext(method.name(), locks, holderId);
+    }
+
+    /**
+     * Acquires every lock, waiting on the calling thread.
+     *
+     * @return {@code true} if all are held, {@code false} if the wait time passed (none held then)
+     * @throws LockAcquisitionException if interrupted (the interrupt status is kept)
+     * @throws LockException            if Redis failed
+     */
+    boolean acquire() {
+        CompletableFuture<Boolean> acquiring = acquireAsync();
+        try {
+            return acquiring.get(method.waitTime().toMillis() + answerLimitMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            abandon(acquiring);
+            Thread.currentThread().interrupt();
+            throw new LockAcquisitionException("Interrupted while waiting for " + describe(), e);
+        } catch (TimeoutException e) {
+            abandon(acquiring);
+            throw new LockException("No answer from Redis while acquiring " + describe()
+                    + "; check that Redis is running and reachable");
+        } catch (ExecutionException e) {
+            throw unchecked(e.getCause());
+        }
+    }
+
+    /**
+     * Acquires every lock without blocking. Cancelling the future gives back what was taken.
+     *
+     * @return {@code true} once all are held, {@code false} if the wait time passed (none held)
+     */
+    CompletableFuture<Boolean> acquireAsync() {
+        long leaseMillis = method.leaseTime() == null ? 0 : method.leaseTime().toMillis();
+        return all.tryLockAsync(method.waitTime().toMillis(), leaseMillis, TimeUnit.MILLISECONDS, holderId);
+    }
+
+    /**
+     * The caller is done with {@link #acquireAsync()}, whatever happened: cancels it if still
+     * running, or, if it acquired everything, releases the locks (a no-op if already released).
+     *
+     * @param acquiring what {@link #acquireAsync()} returned
+     */
+    void abandon(CompletableFuture<Boolean> acquiring) {
+        acquiring.cancel(false);
+        acquiring.thenAccept(acquired -> {
+            if (acquired) {
+                releaseAsync();
+            }
+        });
+    }
+
+    /**
+     * Releases every lock, waiting on the calling thread.
+     *
+     * @throws RuntimeException the first release failure ({@link io.distlock.core.LockLostException}
+     *                          if a lease was lost), later ones suppressed in it
+     */
+    void release() {
+        try {
+            releaseAsync().get(answerLimitMillis() * locks.size(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LockException("Interrupted while releasing " + describe()
+                    + "; they are released when their lease ends", e);
+        } catch (TimeoutException e) {
+            throw new LockException("No answer from Redis while releasing " + describe()
+                    + "; they are released when their lease ends");
+        } catch (ExecutionException e) {
+            throw unchecked(e.getCause());
+        }
+    }
+
+    /**
+     * Releases every lock after the method ended; a release failure never hides the method's own.
+     *
+     * @param methodFailure what the method threw, or {@code null} if it returned
+     * @throws RuntimeException the release failure, if the method returned normally
+     */
+    void releaseAfter(Throwable methodFailure) {
+        try {
+            release();
+        } catch (RuntimeException e) {
+            if (methodFailure == null) {
+                throw e;
+            }
+            methodFailure.addSuppressed(e);
+        }
+    }
+
+    /**
+     * Releases every lock, once: later calls return the first call's future, so every path that
+     * may end the call (completion, error, cancel, a dropped value) can simply ask for it. With a
+     * minimum hold time not yet over, the locks stay taken, by nobody, for the rest of it.
+     *
+     * @return completes once every lock was released, failing with the first release failure
+     */
+    CompletableFuture<Void> releaseAsync() {
+        CompletableFuture<Void> mine = new CompletableFuture<>();
+        if (!release.compareAndSet(null, mine)) {
+            return release.get();
+        }
+        Duration keep = method.minHoldTime() == null ? Duration.ZERO
+                : method.minHoldTime().minusNanos(System.nanoTime() - startedNanos);
+        CompletableFuture<Void> released = keep.isNegative() || keep.isZero() ? all.unlockAsync(holderId)
+                : all.unlockKeepingAsync(holderId, keep);
+        released.whenComplete((ok, error) -> {
+            if (error != null) {
+                mine.completeExceptionally(error);
+            } else {
+                mine.complete(null);
+            }
+        });
+        return mine;
+    }
+
+    /** @return the failure to report when the locks were not acquired in time */
+    LockAcquisitionException notAcquired() {
+        return new LockAcquisitionException("Could not acquire " + describe() + " within "
+                + method.waitTime().toMillis() + " ms: another holder has it");
+    }
+
+    private long answerLimitMillis() {
+        return 2 * client.commandTimeout().toMillis() + 1000;
+    }
+
+    private String describe() {
+        return (locks.size() == 1 ? "lock '" + locks.get(0).getName() + "'"
+                : "locks " + locks.stream().map(RedisLock::getName).toList()) + " (@DistributedLock " + method.name() + ")";
+    }
+
+    @Override
+    public String toString() {
+        return describe() + " held by " + holderId;
+    }
+
+    private static Throwable unwrap(Throwable error) {
+        return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    }
+
+    private static RuntimeException unchecked(Throwable error) {
+        Throwable cause = unwrap(error);
+        return cause instanceof RuntimeException runtime ? runtime
+                : new LockException("Lock operation failed: " + cause, cause);
+    }
+}

@@ -1,0 +1,114 @@
+package io.distlock.spring.aop;
+
+import io.distlock.spring.DistributedLock;
+import io.distlock.spring.LockType;
+import io.distlock.spring.OnFailure;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.boot.convert.DurationStyle;
+import org.springframework.core.MethodClassKey;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.env.Environment;
+import org.springframework.expression.Expression;
+import org.springframework.expression.ParseException;
+import org.springframework.expression.spel.standard.SpelExpressionParser;
+
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Finds {@link DistributedLock} on methods (also on interface methods and through
+ * meta-annotations) and turns each into a {@link LockedMethod} once. Everything that can be
+ * checked without a call is checked here, so a malformed key expression, a bad duration or an
+ * impossible combination fails startup with a message naming the method.
+ */
+final class LockedMethods {
+
+    private static final Optional<LockedMethod> NOT_LOCKED = Optional.empty();
+
+    private final Environment environment;
+    private final LockAdviceSettings settings;
+    private final SpelExpressionParser parser = new SpelExpressionParser();
+    private final ConcurrentHashMap<MethodClassKey, Optional<LockedMethod>> cache = new ConcurrentHashMap<>();
+
+    LockedMethods(Environment environment, LockAdviceSettings settings) {
+        this.environment = environment;
+        this.settings = settings;
+    }
+
+    /**
+     * @param method      the invoked method
+     * @param targetClass the bean's class
+     * @return the lock settings, or {@code null} if the method is not annotated
+     * @throws IllegalStateException if the annotation cannot work (at startup, from the pointcut)
+     */
+    LockedMethod find(Method method, Class<?> targetClass) {
+        return cache.computeIfAbsent(new MethodClassKey(method, targetClass), k -> resolve(method, targetClass))
+                .orElse(null);
+    }
+
+    private Optional<LockedMethod> resolve(Method method, Class<?> targetClass) {
+        Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
+        DistributedLock lock = AnnotatedElementUtils.findMergedAnnotation(specific, DistributedLock.class);
+        if (lock == null) {
+            lock = AnnotatedElementUtils.findMergedAnnotation(method, DistributedLock.class);
+        }
+        if (lock == null) {
+            return NOT_LOCKED;
+        }
+        String where = "@DistributedLock on " + targetClass.getSimpleName() + "." + method.getName();
+        if (lock.type() == LockType.RED_LOCK && !settings.redLockConfigured()) {
+            throw new IllegalStateException(where + ": type RED_LOCK needs the independent Redis masters in "
+                    + "distlock.redlock.nodes (one URL per master, 3 or 5 in practice)");
+        }
+        Class<?> returns = method.getReturnType();
+        if (lock.onFailure() == OnFailure.SKIP && returns.isPrimitive() && returns != void.class) {
+            throw new IllegalStateException(where + ": onFailure = SKIP cannot skip a method returning " + returns
+                    + " (there is no value to return); return a wrapper type or Optional, or use THROW");
+        }
+        String name = lock.name().isBlank() ? targetClass.getSimpleName() + "." + method.getName() : lock.name();
+        Expression key = lock.key().isBlank() ? null : parse(lock.key(), where);
+        if (key != null) {
+            LockKeyVariables.check(key, specific, where);
+        }
+        Duration wait = duration(lock.waitTime(), settings.defaultWaitTime(), "waitTime", where);
+        Duration lease = duration(lock.leaseTime(), settings.defaultLeaseTime(), "leaseTime", where);
+        Duration minHold = duration(lock.minHoldTime(), null, "minHoldTime", where);
+        if (minHold != null && lock.type() != LockType.REENTRANT && lock.type() != LockType.FENCED) {
+            throw new IllegalStateException(where + ": minHoldTime needs a REENTRANT or FENCED lock; a "
+                    + lock.type() + " lock cannot be kept taken after its release");
+        }
+        return Optional.of(new LockedMethod(name, specific, lock.type(), key, wait, lease, lock.onFailure(),
+                minHold == null || minHold.isZero() ? null : minHold,
+                ReturnStrategies.forMethod(specific, lock.onFailure(), where)));
+    }
+
+    private Expression parse(String expression, String where) {
+        try {
+            return parser.parseExpression(expression);
+        } catch (ParseException e) {
+            throw new IllegalStateException(where + ": key expression '" + expression + "' is malformed: "
+                    + e.getMessage(), e);
+        }
+    }
+
+    private Duration duration(String text, Duration fallback, String attribute, String where) {
+        if (text.isBlank()) {
+            return fallback;
+        }
+        String resolved;
+        Duration duration;
+        try {
+            resolved = environment.resolveRequiredPlaceholders(text);
+            duration = DurationStyle.detectAndParse(resolved.trim());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException(where + ": " + attribute + " '" + text + "' is not a duration ("
+                    + e.getMessage() + "); use e.g. 500ms, 3s or ${my.property:3s}", e);
+        }
+        if (duration.isNegative()) {
+            throw new IllegalStateException(where + ": " + attribute + " '" + text + "' is negative");
+        }
+        return duration;
+    }
+}

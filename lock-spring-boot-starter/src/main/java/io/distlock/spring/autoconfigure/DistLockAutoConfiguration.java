@@ -1,0 +1,139 @@
+package io.distlock.spring.autoconfigure;
+
+import io.distlock.core.LockClient;
+import io.distlock.core.LockTemplate;
+import io.distlock.spring.DistributedLock;
+import io.distlock.spring.aop.DistributedLockAdvisor;
+import io.distlock.spring.aop.LockAdviceSettings;
+import io.lettuce.core.resource.ClientResources;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.ssl.SslBundles;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
+
+import java.util.Optional;
+
+/**
+ * Creates distlock's beans from {@code distlock.*}: the {@link LockClient} (closed on shutdown;
+ * sharing Spring Boot's Lettuce {@code ClientResources} when the application has them),
+ * a {@link LockTemplate} using the configured default wait and lease times, and the
+ * {@link DistributedLock} advice. Each backs off when the application defines its own.
+ * {@code distlock.enabled=false} turns it all off.
+ */
+@AutoConfiguration(after = SslAutoConfiguration.class, afterName = {
+        // Spring Boot's Redis auto-configuration (4.x, then 3.5), which defines the connection
+        // details and Lettuce resources shared here.
+        "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
+        "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration"})
+@ConditionalOnProperty(prefix = "distlock", name = "enabled", havingValue = "true", matchIfMissing = true)
+@EnableConfigurationProperties(DistLockProperties.class)
+public class DistLockAutoConfiguration {
+
+    /**
+     * Connects to {@code distlock.redis.*} if its connection is set; else to the Redis of Spring
+     * Boot's connection-details bean, if Spring Data Redis is on the classpath (Boot derives it from
+     * {@code spring.data.redis.*}; {@code @ServiceConnection} and Docker Compose replace it); else
+     * to {@code spring.data.redis.*} read by this starter.
+     *
+     * @param properties      distlock's settings, checked first
+     * @param environment     for the {@code spring.data.redis.*} fallback
+     * @param beanFactory     for Spring Boot's Redis connection details
+     * @param sslBundles      Spring Boot's SSL bundles, for {@code distlock.redis.ssl-bundle}
+     * @param clientResources Spring Boot's Lettuce resources, shared when there are some
+     * @return a connected client
+     * @throws InvalidLockPropertyException naming a wrong setting
+     */
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    public LockClient lockClient(DistLockProperties properties, Environment environment, BeanFactory beanFactory,
+                                 ObjectProvider<SslBundles> sslBundles,
+                                 ObjectProvider<ClientResources> clientResources) {
+        LockPropertiesValidator.validate(properties);
+        LockClient.Builder builder = newBuilder(properties, clientResources);
+        Optional<BootRedisConnectionDetails> boot = properties.getRedis().isConfigured() ? Optional.empty()
+                : BootRedisConnectionDetails.find(beanFactory);
+        RedisConnectionSettings settings = boot.map(details -> details.settings(properties.getRedis()))
+                .orElseGet(() -> RedisConnectionSettings.resolve(properties, environment));
+        settings.applyTo(builder, sslBundles.getIfAvailable());
+        if (settings.sslBundle() == null) {
+            boot.flatMap(BootRedisConnectionDetails::sslOptions).ifPresent(builder::sslOptions);
+        }
+        DistLockProperties.ReplicaAck ack = properties.getReplicaAck();
+        if (ack.getReplicas() > 0) {
+            builder.replicaAcks(ack.getReplicas(), ack.getTimeout());
+        }
+        return builder.build();
+    }
+
+    /**
+     * @param properties      {@code distlock.redlock.nodes}
+     * @param sslBundles      Spring Boot's SSL bundles, for {@code distlock.redis.ssl-bundle}
+     * @param clientResources Spring Boot's Lettuce resources, shared when there are some
+     * @return one client per RedLock master (none when not configured), closed on shutdown
+     */
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    public RedLockNodes redLockNodes(DistLockProperties properties, ObjectProvider<SslBundles> sslBundles,
+                                     ObjectProvider<ClientResources> clientResources) {
+        return RedLockNodes.connect(properties, sslBundles.getIfAvailable(),
+                () -> newBuilder(properties, clientResources));
+    }
+
+    /** @return a client builder with the settings every lock client of the application shares */
+    private static LockClient.Builder newBuilder(DistLockProperties properties,
+                                                 ObjectProvider<ClientResources> clientResources) {
+        LockClient.Builder builder = LockClient.builder()
+                .keyPrefix(properties.getKeyPrefix())
+                .watchdogTimeout(properties.getWatchdog().getTimeout())
+                .commandTimeout(properties.getRedis().getTimeout());
+        clientResources.ifAvailable(builder::clientResources);
+        return builder;
+    }
+
+    /**
+     * @param client     the lock client
+     * @param properties default wait and lease times
+     * @return the template
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    public LockTemplate lockTemplate(LockClient client, DistLockProperties properties) {
+        return new LockTemplate(client, properties.getWaitTime(), properties.getLeaseTime());
+    }
+
+    /**
+     * The {@link DistributedLock} advice, applied by Spring's auto-proxying. It is created while
+     * the application's post-processors are still being set up, so it depends on no ordinary
+     * bean: it binds the {@code distlock.*} settings it needs itself, rather than taking the
+     * properties bean (which would then miss the post-processors set up after it), and looks the
+     * client up at the first call.
+     *
+     * @param environment {@code distlock.*} defaults and order; resolves {@code ${...}} in wait and lease times
+     * @param beanFactory resolves {@code @bean} references in keys
+     * @param client      the lock client, looked up at the first call
+     * @param nodes       the RedLock masters, looked up at the first call
+     * @return the advisor
+     */
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    @ConditionalOnMissingBean(DistributedLockAdvisor.class)
+    public static DistributedLockAdvisor distributedLockAdvisor(Environment environment, BeanFactory beanFactory,
+                                                         ObjectProvider<LockClient> client,
+                                                         ObjectProvider<RedLockNodes> nodes) {
+        DistLockProperties properties = Binder.get(environment).bindOrCreate(DistLockProperties.PREFIX,
+                DistLockProperties.class);
+        LockAdviceSettings settings = new LockAdviceSettings(properties.getWaitTime(), properties.getLeaseTime(),
+                !properties.getRedlock().getNodes().isEmpty(), properties.getAspect().getOrder());
+        return new DistributedLockAdvisor(settings, environment, beanFactory, client::getObject,
+                () -> nodes.getObject().clients());
+    }
+}

@@ -1,0 +1,222 @@
+package io.distlock.spring.autoconfigure;
+
+import io.distlock.core.LockClient;
+import io.distlock.core.RedisUris;
+import io.lettuce.core.RedisURI;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.ssl.SslBundles;
+import org.springframework.core.env.Environment;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Where distlock connects: {@code distlock.redis.*} when any of its connection settings is given,
+ * else Spring Boot's standard {@code spring.data.redis.*} names (bound by name, so the starter
+ * does not depend on Spring Boot's own Redis classes), else {@code localhost:6379}. Both sources
+ * become one Lettuce {@link RedisURI}.
+ *
+ * @param prefix         the property prefix the settings came from, for error messages
+ * @param url            a Redis URL, or {@code null}
+ * @param host           host when no URL is given
+ * @param port           port when no URL is given
+ * @param username       ACL user, overriding the URL's, or {@code null}
+ * @param password       password, overriding the URL's, or {@code null}
+ * @param ssl            whether to use TLS (also implied by an SSL bundle)
+ * @param sslBundle      name of the Spring Boot SSL bundle with the trust material, or {@code null}
+ * @param sslBundleProperty the property that named the bundle, for error messages, or {@code null}
+ * @param database       database index, overriding the URL's, or {@code null}
+ * @param sentinelMaster master name when using Sentinel, or {@code null}
+ * @param sentinelNodes  Sentinel nodes as host:port
+ * @param sentinelUsername ACL user the Sentinels ask for, or {@code null}
+ * @param sentinelPassword password the Sentinels ask for, or {@code null}
+ * @param clusterNodes   Cluster nodes as host:port
+ */
+record RedisConnectionSettings(String prefix, String url, String host, int port, String username, String password,
+                               boolean ssl, String sslBundle, String sslBundleProperty, Integer database,
+                               String sentinelMaster, List<String> sentinelNodes, String sentinelUsername,
+                               String sentinelPassword, List<String> clusterNodes) {
+
+    private static final String SPRING_PREFIX = "spring.data.redis";
+    private static final String SSL_BUNDLE = "distlock.redis.ssl-bundle";
+
+    /**
+     * @param properties  distlock's settings
+     * @param environment for the {@code spring.data.redis.*} fallback
+     * @return the settings in force
+     */
+    static RedisConnectionSettings resolve(DistLockProperties properties, Environment environment) {
+        DistLockProperties.Redis redis = properties.getRedis();
+        if (redis.isConfigured()) {
+            return new RedisConnectionSettings("distlock.redis", redis.getUrl(), "localhost", 6379,
+                    redis.getUsername(), redis.getPassword(), redis.isSsl(), redis.getSslBundle(),
+                    redis.getSslBundle() == null ? null : SSL_BUNDLE, redis.getDatabase(),
+                    redis.getSentinel().getMaster(), redis.getSentinel().getNodes(), null, null,
+                    redis.getCluster().getNodes());
+        }
+        Binder binder = Binder.get(environment);
+        String springBundle = string(binder, "ssl.bundle");
+        String sslBundle = firstNonNull(redis.getSslBundle(), springBundle);
+        return new RedisConnectionSettings(SPRING_PREFIX,
+                string(binder, "url"),
+                binder.bind(SPRING_PREFIX + ".host", String.class).orElse("localhost"),
+                binder.bind(SPRING_PREFIX + ".port", Integer.class).orElse(6379),
+                firstNonNull(redis.getUsername(), string(binder, "username")),
+                firstNonNull(redis.getPassword(), string(binder, "password")),
+                redis.isSsl() || binder.bind(SPRING_PREFIX + ".ssl.enabled", Boolean.class).orElse(false),
+                sslBundle,
+                sslBundle == null ? null : redis.getSslBundle() != null ? SSL_BUNDLE : SPRING_PREFIX + ".ssl.bundle",
+                firstNonNull(redis.getDatabase(), binder.bind(SPRING_PREFIX + ".database", Integer.class).orElse(null)),
+                string(binder, "sentinel.master"),
+                list(binder, "sentinel.nodes"),
+                string(binder, "sentinel.username"),
+                string(binder, "sentinel.password"),
+                list(binder, "cluster.nodes"));
+    }
+
+    /**
+     * Points a client builder at the Redis these settings describe: a Redis Cluster through its
+     * seed nodes, else one standalone or Sentinel-managed Redis; with the SSL bundle's trust
+     * material when one is named.
+     *
+     * @param builder    the builder
+     * @param sslBundles Spring Boot's SSL bundles, or {@code null} if the application has none
+     * @return the same builder
+     * @throws InvalidLockPropertyException naming the setting that cannot work
+     */
+    LockClient.Builder applyTo(LockClient.Builder builder, SslBundles sslBundles) {
+        if (sslBundle != null) {
+            builder.sslOptions(LettuceSslBundle.options(sslBundleProperty, sslBundle, sslBundles));
+        }
+        return isCluster() ? builder.clusterNodes(clusterUris()) : builder.redisUri(toRedisUri());
+    }
+
+    /** @return whether to connect with TLS: asked for, or implied by an SSL bundle */
+    boolean usesTls() {
+        return ssl || sslBundle != null;
+    }
+
+    /** @return whether the settings name a Redis Cluster */
+    boolean isCluster() {
+        checkOneTarget();
+        return !clusterNodes.isEmpty();
+    }
+
+    /**
+     * @return the Lettuce URI of a standalone or Sentinel-managed Redis
+     * @throws InvalidLockPropertyException naming the setting that cannot work
+     */
+    RedisURI toRedisUri() {
+        checkOneTarget();
+        RedisURI uri = sentinelMaster != null ? sentinelUri() : url != null ? parseUrl() : RedisURI.create(host, port);
+        return withCredentials(uri);
+    }
+
+    /**
+     * @return one URI per cluster seed node, each with the credentials and TLS setting
+     * @throws InvalidLockPropertyException naming the setting that cannot work
+     */
+    List<RedisURI> clusterUris() {
+        if (database != null && database != 0) {
+            throw new InvalidLockPropertyException(prefix + ".database", "Redis Cluster has only database 0, but "
+                    + database + " is set", "Remove the database setting when using " + prefix + ".cluster.nodes.");
+        }
+        return clusterNodes.stream()
+                .map(node -> HostAndPort.parse(prefix + ".cluster.nodes", node, 6379))
+                .map(node -> withCredentials(RedisURI.create(node.host(), node.port())))
+                .toList();
+    }
+
+    private void checkOneTarget() {
+        int targets = (url != null ? 1 : 0) + (sentinelMaster != null ? 1 : 0) + (clusterNodes.isEmpty() ? 0 : 1);
+        if (targets > 1) {
+            throw new InvalidLockPropertyException(prefix + ".url", "more than one of " + prefix + ".url, "
+                    + prefix + ".sentinel.master and " + prefix + ".cluster.nodes is set",
+                    "Set only the one that describes your Redis.");
+        }
+    }
+
+    private RedisURI withCredentials(RedisURI uri) {
+        if (password != null) {
+            uri.setAuthentication(username, password.toCharArray());
+        }
+        if (usesTls()) {
+            uri.setSsl(true);
+        }
+        if (database != null) {
+            uri.setDatabase(database);
+        }
+        return uri;
+    }
+
+    private RedisURI parseUrl() {
+        try {
+            return RedisURI.create(url);
+        } catch (RuntimeException e) {
+            throw new InvalidLockPropertyException(prefix + ".url", "'" + RedisUris.mask(url)
+                    + "' is not a Redis URL (" + RedisUris.parseFailure(url, e) + ")",
+                    "Use redis://[[user]:password@]host[:port][/database], or rediss://... for TLS.");
+        }
+    }
+
+    private RedisURI sentinelUri() {
+        if (sentinelNodes.isEmpty()) {
+            throw new InvalidLockPropertyException(prefix + ".sentinel.nodes", "no Sentinel node is given for master '"
+                    + sentinelMaster + "'", "List the Sentinel nodes as host:port.");
+        }
+        RedisURI.Builder builder = RedisURI.builder().withSentinelMasterId(sentinelMaster);
+        for (String node : sentinelNodes) {
+            HostAndPort sentinel = HostAndPort.parse(prefix + ".sentinel.nodes", node, 26379);
+            RedisURI sentinelUri = RedisURI.create(sentinel.host(), sentinel.port());
+            if (sentinelPassword != null) {
+                sentinelUri.setAuthentication(sentinelUsername, sentinelPassword.toCharArray());
+            }
+            builder.withSentinel(sentinelUri);
+        }
+        return builder.build();
+    }
+
+    private static String string(Binder binder, String name) {
+        return binder.bind(SPRING_PREFIX + "." + name, String.class).orElse(null);
+    }
+
+    private static List<String> list(Binder binder, String name) {
+        return binder.bind(SPRING_PREFIX + "." + name, Bindable.listOf(String.class)).orElseGet(ArrayList::new);
+    }
+
+    private static <T> T firstNonNull(T first, T second) {
+        return first != null ? first : second;
+    }
+
+    /** Hides the password from {@code toString()} (logs, actuator, exception messages). */
+    @Override
+    public String toString() {
+        return "RedisConnectionSettings[" + prefix + ", url=" + (url == null ? null : RedisUris.mask(url))
+                + ", host=" + host + ", port=" + port + ", username=" + username + ", password="
+                + (password == null ? null : "***") + ", ssl=" + ssl + ", sslBundle=" + sslBundle
+                + ", database=" + database
+                + ", sentinelMaster=" + sentinelMaster + ", sentinelNodes=" + sentinelNodes
+                + ", sentinelUsername=" + sentinelUsername + ", sentinelPassword="
+                + (sentinelPassword == null ? null : "***")
+                + ", clusterNodes=" + clusterNodes + "]";
+    }
+
+    /** A parsed {@code host:port}. */
+    private record HostAndPort(String host, int port) {
+
+        static HostAndPort parse(String property, String text, int defaultPort) {
+            int colon = text.lastIndexOf(':');
+            try {
+                if (colon < 0) {
+                    return new HostAndPort(text.trim(), defaultPort);
+                }
+                int port = Integer.parseInt(text.substring(colon + 1).trim());
+                return new HostAndPort(text.substring(0, colon).trim(), port);
+            } catch (NumberFormatException e) {
+                throw new InvalidLockPropertyException(property, "'" + text + "' is not host:port",
+                        "Write each node as host:port, e.g. localhost:26379.");
+            }
+        }
+    }
+}

@@ -1,0 +1,185 @@
+package io.distlock.spring.autoconfigure;
+
+import io.distlock.core.LockClient;
+import io.distlock.core.RedisLock;
+import io.distlock.test.RedisExtension;
+import io.lettuce.core.RedisCredentials;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.event.connection.ConnectionActivatedEvent;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The starter connects where Spring Boot's own Redis support connects: through Boot's
+ * connection-details bean (what {@code @ServiceConnection} and Docker Compose register), with
+ * Boot's Lettuce resources.
+ */
+@Timeout(60)
+class BootConnectionTest {
+
+    @RegisterExtension
+    static RedisExtension redis = RedisExtension.single();
+
+    /** Nothing listens here: a client that read {@code spring.data.redis.*} itself would fail. */
+    private static final String UNUSED_PORT = "1";
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(DistLockAutoConfiguration.class))
+            .withPropertyValues("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + UNUSED_PORT);
+
+    @Test
+    void aConnectionDetailsBeanAloneDecidesWhereLocksGo() {
+        runner.withUserConfiguration(ServiceConnection.class).run(context -> {
+            assertThat(context).hasNotFailed();
+            assertLocksGoToTheTestRedis(context.getBean(LockClient.class));
+        });
+    }
+
+    @Test
+    void bootsOwnRedisSettingsAreReadThroughItsConnectionDetails() {
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
+                        DistLockAutoConfiguration.class))
+                .withPropertyValues("spring.data.redis.url=redis://127.0.0.1:" + redis.server().port() + "/3")
+                .run(context -> {
+                    assertThat(context).hasNotFailed().hasSingleBean(DataRedisConnectionDetails.class);
+                    RedisLock lock = context.getBean(LockClient.class).getLock("boot-settings");
+                    lock.lock();
+                    try {
+                        assertThat(redis.server().commandString("EVAL",
+                                "redis.call('SELECT', 3) return redis.call('EXISTS', KEYS[1])", "1",
+                                "distlock:{boot-settings}")).as("held in database 3").isEqualTo("1");
+                    } finally {
+                        lock.unlock();
+                    }
+                });
+    }
+
+    @Test
+    void theApplicationsLettuceResourcesCarryTheConnectionsAndOutliveTheClient() {
+        ClientResources shared = DefaultClientResources.create();  // as Spring Boot's Redis auto-configuration defines them
+        List<Integer> activatedPorts = new CopyOnWriteArrayList<>();
+        shared.eventBus().get().ofType(ConnectionActivatedEvent.class).subscribe(event ->
+                activatedPorts.add(((InetSocketAddress) event.remoteAddress()).getPort()));
+        try {
+            runner.withUserConfiguration(ServiceConnection.class)
+                    .withBean(ClientResources.class, () -> shared)
+                    .run(context -> assertLocksGoToTheTestRedis(context.getBean(LockClient.class)));
+
+            assertThat(activatedPorts).as("connections opened through the application's resources")
+                    .contains(redis.server().port());
+            assertThat(shared.eventExecutorGroup().isShuttingDown()).as("still the application's").isFalse();
+        } finally {
+            shared.shutdown();
+        }
+    }
+
+    @Test
+    void distlocksOwnConnectionWinsOverBoots() {
+        runner.withUserConfiguration(DetailsPointingNowhere.class)
+                .withPropertyValues("distlock.redis.url=" + redis.server().uri())
+                .run(context -> assertLocksGoToTheTestRedis(context.getBean(LockClient.class)));
+    }
+
+    @Test
+    void sentinelDetailsKeepTheSentinelsCredentials() {
+        DataRedisConnectionDetails details = new DataRedisConnectionDetails() {
+            @Override
+            public Sentinel getSentinel() {
+                return new Sentinel() {
+                    @Override
+                    public int getDatabase() {
+                        return 2;
+                    }
+
+                    @Override
+                    public String getMaster() {
+                        return "orders";
+                    }
+
+                    @Override
+                    public List<Node> getNodes() {
+                        return List.of(new Node("::1", 26379), new Node("sentinel.example.com", 26380));
+                    }
+
+                    @Override
+                    public String getUsername() {
+                        return "watcher";
+                    }
+
+                    @Override
+                    public String getPassword() {
+                        return "s3cret";
+                    }
+                };
+            }
+        };
+
+        RedisURI uri = new BootRedisConnectionDetails(details, DataRedisConnectionDetails.class)
+                .settings(new DistLockProperties().getRedis()).toRedisUri();
+
+        assertThat(uri.getSentinelMasterId()).isEqualTo("orders");
+        assertThat(uri.getDatabase()).isEqualTo(2);
+        assertThat(uri.getSentinels()).extracting(RedisURI::getHost, RedisURI::getPort)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("::1", 26379),
+                        org.assertj.core.groups.Tuple.tuple("sentinel.example.com", 26380));
+        assertThat(uri.getSentinels()).allSatisfy(sentinel -> {
+            RedisCredentials credentials = sentinel.getCredentialsProvider().resolveCredentials().block();
+            assertThat(credentials.getUsername()).isEqualTo("watcher");
+            assertThat(credentials.getPassword()).containsExactly("s3cret".toCharArray());
+        });
+    }
+
+    private static void assertLocksGoToTheTestRedis(LockClient client) {
+        RedisLock lock = client.getLock("details");
+        lock.lock();
+        try {
+            assertThat(redis.server().commandString("EXISTS", "distlock:{details}")).isEqualTo("1");
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** What {@code @ServiceConnection} registers for a Redis container. */
+    @Configuration(proxyBeanMethods = false)
+    static class ServiceConnection {
+
+        @Bean
+        DataRedisConnectionDetails redisConnectionDetails() {
+            return standalone(redis.server().host(), redis.server().port());
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class DetailsPointingNowhere {
+
+        @Bean
+        DataRedisConnectionDetails redisConnectionDetails() {
+            return standalone("127.0.0.1", Integer.parseInt(UNUSED_PORT));
+        }
+    }
+
+    private static DataRedisConnectionDetails standalone(String host, int port) {
+        return new DataRedisConnectionDetails() {
+            @Override
+            public Standalone getStandalone() {
+                return Standalone.of(host, port);
+            }
+        };
+    }
+}
