@@ -1,5 +1,6 @@
 package io.distlock.spring
 
+import io.distlock.spring.aop.DistributedLockAdvisor
 import io.distlock.spring.autoconfigure.DistLockAutoConfiguration
 import io.distlock.test.Polling.awaitTrue
 import io.distlock.test.RedisExtension
@@ -61,6 +62,17 @@ class SuspendFunctionTest {
                 assertThat(withTimeout(PATIENCE.toMillis()) { shipping.await() }).isEqualTo("shipped")
             }
             awaitTrue("released once it returned", PATIENCE) { !locked("Shipments.ship:s1") }
+        }
+    }
+
+    @Test
+    fun kotlinsSyntheticBodyOfTheFunctionIsNotAdvised() {
+        // Kotlin copies the annotation onto the static ship$suspendImpl, which has no parameter
+        // names; whether Spring met it before ship() when proxying depended on reflection's order.
+        val body = Shipments::class.java.declaredMethods.single { it.name == "ship\$suspendImpl" }
+        runner.run { context ->
+            val matcher = context.getBean(DistributedLockAdvisor::class.java).pointcut.methodMatcher
+            assertThat(matcher.matches(body, Shipments::class.java)).isFalse()
         }
     }
 }

@@ -50,6 +50,12 @@ public class DistributedLockAdvisor extends AbstractPointcutAdvisor {
         StaticMethodMatcherPointcut annotated = new StaticMethodMatcherPointcut() {
             @Override
             public boolean matches(Method method, Class<?> targetClass) {
+                // Compiler-made methods that copy the annotation (Kotlin's static body of an open
+                // suspend function, ship$suspendImpl) are not the method callers call. Bridge
+                // methods are, and are matched through the method they bridge to.
+                if (method.isSynthetic() && !method.isBridge()) {
+                    return false;
+                }
                 if (methods.find(method, targetClass) == null) {
                     return false;
                 }
