@@ -3,6 +3,7 @@ package io.distlock.spring.autoconfigure;
 import io.distlock.core.LockClient;
 import io.distlock.core.RedisUris;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.StaticCredentialsProvider;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.ssl.SslBundles;
@@ -137,9 +138,17 @@ record RedisConnectionSettings(String prefix, String url, String host, int port,
         }
     }
 
+    /**
+     * A credentials provider rather than {@code RedisURI.setAuthentication}, which Lettuce 6 (that of
+     * Spring Boot 3.5) does not have.
+     */
+    private static StaticCredentialsProvider credentials(String username, String password) {
+        return new StaticCredentialsProvider(username, password.toCharArray());
+    }
+
     private RedisURI withCredentials(RedisURI uri) {
         if (password != null) {
-            uri.setAuthentication(username, password.toCharArray());
+            uri.setCredentialsProvider(credentials(username, password));
         }
         if (usesTls()) {
             uri.setSsl(true);
@@ -170,7 +179,7 @@ record RedisConnectionSettings(String prefix, String url, String host, int port,
             HostAndPort sentinel = HostAndPort.parse(prefix + ".sentinel.nodes", node, 26379);
             RedisURI sentinelUri = RedisURI.create(sentinel.host(), sentinel.port());
             if (sentinelPassword != null) {
-                sentinelUri.setAuthentication(sentinelUsername, sentinelPassword.toCharArray());
+                sentinelUri.setCredentialsProvider(credentials(sentinelUsername, sentinelPassword));
             }
             builder.withSentinel(sentinelUri);
         }
