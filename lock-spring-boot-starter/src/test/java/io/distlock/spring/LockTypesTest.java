@@ -10,9 +10,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
-import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
-import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
-import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -37,8 +34,8 @@ class LockTypesTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, DistLockAutoConfiguration.class,
-                    DistLockMetricsAutoConfiguration.class, MetricsAutoConfiguration.class,
-                    CompositeMeterRegistryAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class))
+                    DistLockMetricsAutoConfiguration.class))
+            .withConfiguration(AutoConfigurations.of(BootGeneration.metricsAutoConfigurations()))
             .withUserConfiguration(Services.class)
             .withPropertyValues("distlock.redis.url=" + redis.server(0).uri(),
                     "distlock.redlock.nodes=" + String.join(",", redis.servers().stream().map(RedisServer::uri).toList()));

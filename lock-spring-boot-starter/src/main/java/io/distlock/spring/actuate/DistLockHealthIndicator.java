@@ -5,9 +5,9 @@ import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
 /**
- * Actuator health of distlock: UP when Redis answers a {@code PING} within the command timeout
- * (with the round trip, the key prefix, and how many leases the watchdog renews), DOWN with the
- * reason otherwise. Never shows credentials.
+ * Actuator health of distlock on Spring Boot 4: UP when Redis answers a {@code PING} within the
+ * command timeout, with {@link DistLockHealthDetails}; DOWN with the reason otherwise. (On Spring
+ * Boot 3.5, {@code io.distlock.spring.actuate.boot3.DistLockHealthIndicator} is its twin.)
  */
 public class DistLockHealthIndicator extends AbstractHealthIndicator {
 
@@ -23,11 +23,6 @@ public class DistLockHealthIndicator extends AbstractHealthIndicator {
 
     @Override
     protected void doHealthCheck(Health.Builder builder) {
-        long roundTripMicros = client.ping().toNanos() / 1_000;
-        builder.up()
-                .withDetail("pingMicros", roundTripMicros)
-                .withDetail("keyPrefix", client.keyPrefix())
-                .withDetail("watchdogLeases", client.watchdogHoldCount())
-                .withDetail("waitingLocks", client.activeSubscriptions());
+        builder.up().withDetails(DistLockHealthDetails.of(client));
     }
 }

@@ -16,11 +16,15 @@ import java.util.List;
 /**
  * Registers {@link DistLockMetrics} when the application has a Micrometer {@link MeterRegistry}
  * and a {@link LockClient}; Spring Boot binds it to the registry. The registry's auto-configuration
- * is referred to by name, so this keeps working where Spring Boot moves or drops those classes.
+ * is referred to by name, for both Spring Boot generations, which keep it in different packages.
  */
 @AutoConfiguration(after = DistLockAutoConfiguration.class, afterName = {
+        // Spring Boot 4's meter registry auto-configuration, then 3.5's: after them, the
+        // application's registry is defined, which @ConditionalOnBean looks for.
         "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
-        "org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration"})
+        "org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration",
+        "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration",
+        "org.springframework.boot.actuate.autoconfigure.metrics.export.simple.SimpleMetricsExportAutoConfiguration"})
 @ConditionalOnClass(MeterRegistry.class)
 @ConditionalOnBean({MeterRegistry.class, LockClient.class})
 public class DistLockMetricsAutoConfiguration {

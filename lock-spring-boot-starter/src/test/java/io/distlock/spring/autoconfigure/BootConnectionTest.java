@@ -2,6 +2,8 @@ package io.distlock.spring.autoconfigure;
 
 import io.distlock.core.LockClient;
 import io.distlock.core.RedisLock;
+import io.distlock.spring.BootGeneration;
+import io.distlock.spring.SentinelNode;
 import io.distlock.test.RedisExtension;
 import io.lettuce.core.RedisCredentials;
 import io.lettuce.core.RedisURI;
@@ -12,11 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 
 import java.net.InetSocketAddress;
 import java.util.List;
@@ -44,7 +42,7 @@ class BootConnectionTest {
 
     @Test
     void aConnectionDetailsBeanAloneDecidesWhereLocksGo() {
-        runner.withUserConfiguration(ServiceConnection.class).run(context -> {
+        runner.withBean(BootGeneration.redisConnectionDetailsType(), () -> serviceConnection()).run(context -> {
             assertThat(context).hasNotFailed();
             assertLocksGoToTheTestRedis(context.getBean(LockClient.class));
         });
@@ -53,11 +51,11 @@ class BootConnectionTest {
     @Test
     void bootsOwnRedisSettingsAreReadThroughItsConnectionDetails() {
         new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
+                .withConfiguration(AutoConfigurations.of(BootGeneration.redisAutoConfiguration(),
                         DistLockAutoConfiguration.class))
                 .withPropertyValues("spring.data.redis.url=redis://127.0.0.1:" + redis.server().port() + "/3")
                 .run(context -> {
-                    assertThat(context).hasNotFailed().hasSingleBean(DataRedisConnectionDetails.class);
+                    assertThat(context).hasNotFailed().hasSingleBean(BootGeneration.redisConnectionDetailsType());
                     RedisLock lock = context.getBean(LockClient.class).getLock("boot-settings");
                     lock.lock();
                     try {
@@ -77,7 +75,7 @@ class BootConnectionTest {
         shared.eventBus().get().ofType(ConnectionActivatedEvent.class).subscribe(event ->
                 activatedPorts.add(((InetSocketAddress) event.remoteAddress()).getPort()));
         try {
-            runner.withUserConfiguration(ServiceConnection.class)
+            runner.withBean(BootGeneration.redisConnectionDetailsType(), () -> serviceConnection())
                     .withBean(ClientResources.class, () -> shared)
                     .run(context -> assertLocksGoToTheTestRedis(context.getBean(LockClient.class)));
 
@@ -91,46 +89,19 @@ class BootConnectionTest {
 
     @Test
     void distlocksOwnConnectionWinsOverBoots() {
-        runner.withUserConfiguration(DetailsPointingNowhere.class)
+        runner.withBean(BootGeneration.redisConnectionDetailsType(),
+                        () -> BootGeneration.standaloneRedis("127.0.0.1", Integer.parseInt(UNUSED_PORT)))
                 .withPropertyValues("distlock.redis.url=" + redis.server().uri())
                 .run(context -> assertLocksGoToTheTestRedis(context.getBean(LockClient.class)));
     }
 
     @Test
     void sentinelDetailsKeepTheSentinelsCredentials() {
-        DataRedisConnectionDetails details = new DataRedisConnectionDetails() {
-            @Override
-            public Sentinel getSentinel() {
-                return new Sentinel() {
-                    @Override
-                    public int getDatabase() {
-                        return 2;
-                    }
+        Object details = BootGeneration.sentinelRedis("orders", 2,
+                List.of(new SentinelNode("::1", 26379), new SentinelNode("sentinel.example.com", 26380)),
+                "watcher", "s3cret");
 
-                    @Override
-                    public String getMaster() {
-                        return "orders";
-                    }
-
-                    @Override
-                    public List<Node> getNodes() {
-                        return List.of(new Node("::1", 26379), new Node("sentinel.example.com", 26380));
-                    }
-
-                    @Override
-                    public String getUsername() {
-                        return "watcher";
-                    }
-
-                    @Override
-                    public String getPassword() {
-                        return "s3cret";
-                    }
-                };
-            }
-        };
-
-        RedisURI uri = new BootRedisConnectionDetails(details, DataRedisConnectionDetails.class)
+        RedisURI uri = new BootRedisConnectionDetails(details, BootGeneration.redisConnectionDetailsType())
                 .settings(new DistLockProperties().getRedis()).toRedisUri();
 
         assertThat(uri.getSentinelMasterId()).isEqualTo("orders");
@@ -156,30 +127,7 @@ class BootConnectionTest {
     }
 
     /** What {@code @ServiceConnection} registers for a Redis container. */
-    @Configuration(proxyBeanMethods = false)
-    static class ServiceConnection {
-
-        @Bean
-        DataRedisConnectionDetails redisConnectionDetails() {
-            return standalone(redis.server().host(), redis.server().port());
-        }
-    }
-
-    @Configuration(proxyBeanMethods = false)
-    static class DetailsPointingNowhere {
-
-        @Bean
-        DataRedisConnectionDetails redisConnectionDetails() {
-            return standalone("127.0.0.1", Integer.parseInt(UNUSED_PORT));
-        }
-    }
-
-    private static DataRedisConnectionDetails standalone(String host, int port) {
-        return new DataRedisConnectionDetails() {
-            @Override
-            public Standalone getStandalone() {
-                return Standalone.of(host, port);
-            }
-        };
+    private static <T> T serviceConnection() {
+        return BootGeneration.standaloneRedis(redis.server().host(), redis.server().port());
     }
 }

@@ -3,8 +3,8 @@ package io.distlock.spring.autoconfigure;
 import io.distlock.core.LockClient;
 import io.distlock.core.LockException;
 import io.distlock.core.LockTemplate;
-import io.distlock.spring.actuate.DistLockHealthAutoConfiguration;
-import io.distlock.spring.actuate.DistLockHealthIndicator;
+import io.distlock.spring.BootGeneration;
+import io.distlock.spring.HealthReading;
 import io.distlock.test.FailureMessages;
 import io.distlock.test.RedisExtension;
 import io.distlock.test.RedisServer;
@@ -19,8 +19,6 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
-import org.springframework.boot.health.contributor.Health;
-import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -53,7 +51,7 @@ class RedisSecurityTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(SslAutoConfiguration.class, DistLockAutoConfiguration.class,
-                    DistLockHealthAutoConfiguration.class))
+                    BootGeneration.healthAutoConfiguration()))
             .withPropertyValues("distlock.redis.timeout=3s");
 
     /** Lettuce and Spring log here (JUL on this test classpath); the sample app checks a full startup report. */
@@ -121,16 +119,15 @@ class RedisSecurityTest {
                         "distlock.redis.ssl-bundle=redis",
                         trust("redis", CERTIFICATES.caCertificate()))
                 .run(context -> {
-                    DistLockHealthIndicator indicator = context.getBean(DistLockHealthIndicator.class);
-                    Health up = indicator.health(true);
-                    assertThat(up.getStatus()).isEqualTo(Status.UP);
+                    HealthReading up = BootGeneration.health(context);
+                    assertThat(up.status()).isEqualTo("UP");
                     assertThat(up.toString()).doesNotContain(PASSWORD);
 
                     server().stop();
                     try {
-                        Health down = indicator.health(true);
-                        assertThat(down.getStatus()).isEqualTo(Status.DOWN);
-                        assertThat(down.getDetails()).containsKey("error");
+                        HealthReading down = BootGeneration.health(context);
+                        assertThat(down.status()).isEqualTo("DOWN");
+                        assertThat(down.details()).containsKey("error");
                         assertThat(down.toString()).doesNotContain(PASSWORD);
                     } finally {
                         server().start();

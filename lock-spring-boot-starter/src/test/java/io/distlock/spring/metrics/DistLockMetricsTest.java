@@ -3,6 +3,7 @@ package io.distlock.spring.metrics;
 import io.distlock.core.LockAcquisitionException;
 import io.distlock.core.LockException;
 import io.distlock.core.LockLostException;
+import io.distlock.spring.BootGeneration;
 import io.distlock.spring.DistributedLock;
 import io.distlock.spring.autoconfigure.DistLockAutoConfiguration;
 import io.distlock.test.RedisExtension;
@@ -14,9 +15,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
-import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
-import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
-import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -49,8 +47,8 @@ class DistLockMetricsTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, DistLockAutoConfiguration.class,
-                    DistLockMetricsAutoConfiguration.class, MetricsAutoConfiguration.class,
-                    CompositeMeterRegistryAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class))
+                    DistLockMetricsAutoConfiguration.class))
+            .withConfiguration(AutoConfigurations.of(BootGeneration.metricsAutoConfigurations()))
             .withUserConfiguration(Services.class)
             .withPropertyValues("distlock.redis.url=" + redis.server().uri(), "distlock.redis.timeout=1s",
                     "distlock.watchdog.timeout=2s");

@@ -1,0 +1,102 @@
+package io.distlock.spring;
+
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
+import org.springframework.context.ApplicationContext;
+
+import java.util.List;
+
+/**
+ * What differs between the Spring Boot generations for the starter's tests, which run on both:
+ * this is Spring Boot 4's. {@code lock-spring-boot3-tests} has Spring Boot 3.5's, of the same
+ * shape, and runs the same tests with it.
+ */
+public final class BootGeneration {
+
+    private BootGeneration() {
+    }
+
+    /** @return Spring Boot's Redis auto-configuration */
+    public static Class<?> redisAutoConfiguration() {
+        return DataRedisAutoConfiguration.class;
+    }
+
+    /** @return the type of Spring Boot's Redis connection-details bean */
+    @SuppressWarnings("unchecked")
+    public static <T> Class<T> redisConnectionDetailsType() {
+        return (Class<T>) DataRedisConnectionDetails.class;
+    }
+
+    /** @return connection details of one Redis server, as {@code @ServiceConnection} registers them */
+    public static <T> T standaloneRedis(String host, int port) {
+        return cast(new DataRedisConnectionDetails() {
+            @Override
+            public Standalone getStandalone() {
+                return Standalone.of(host, port);
+            }
+        });
+    }
+
+    /** @return connection details of a Sentinel set with its own credentials */
+    public static <T> T sentinelRedis(String master, int database, List<SentinelNode> nodes, String username,
+                                      String password) {
+        return cast(new DataRedisConnectionDetails() {
+            @Override
+            public Sentinel getSentinel() {
+                return new Sentinel() {
+                    @Override
+                    public int getDatabase() {
+                        return database;
+                    }
+
+                    @Override
+                    public String getMaster() {
+                        return master;
+                    }
+
+                    @Override
+                    public List<Node> getNodes() {
+                        return nodes.stream().map(node -> new Node(node.host(), node.port())).toList();
+                    }
+
+                    @Override
+                    public String getUsername() {
+                        return username;
+                    }
+
+                    @Override
+                    public String getPassword() {
+                        return password;
+                    }
+                };
+            }
+        });
+    }
+
+    /** @return the auto-configurations that give an application a meter registry */
+    public static Class<?>[] metricsAutoConfigurations() {
+        return new Class<?>[] {MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
+                SimpleMetricsExportAutoConfiguration.class};
+    }
+
+    /** @return distlock's health auto-configuration of this generation */
+    public static Class<?> healthAutoConfiguration() {
+        return io.distlock.spring.actuate.DistLockHealthAutoConfiguration.class;
+    }
+
+    /** @return what the {@code distlockHealthIndicator} bean reports now, with details */
+    public static HealthReading health(ApplicationContext context) {
+        Health health = context.getBean(HealthReading.INDICATOR_BEAN, HealthIndicator.class).health(true);
+        return new HealthReading(health.getStatus().getCode(), health.getDetails());
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> T cast(Object details) {
+        return (T) details;
+    }
+}
