@@ -37,15 +37,15 @@ final class CompletionStageReturn implements ReturnStrategy {
         Executor completer = CallerContext.capture(result.defaultExecutor());
         CompletionStage<?> stage;
         LockContext context = call.startMethod();
-        context.enter();
+        CurrentLockContexts.enter(context);
         try {
             stage = (CompletionStage<?>) invocation.proceed();
         } catch (Throwable t) {
-            context.exit();
+            CurrentLockContexts.exit(context);
             call.releaseAfter(t);
             throw t;
         }
-        context.exit();
+        CurrentLockContexts.exit(context);
         if (stage == null) {
             call.releaseAfter(null);
             return null;

@@ -2,7 +2,7 @@ package io.distlock.spring.aop;
 
 import io.distlock.core.LockClient;
 import io.distlock.core.RedisLock;
-import io.distlock.spring.LockContext;
+import io.distlock.spring.DistributedLock;
 import org.aopalliance.intercept.MethodInvocation;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.springframework.aop.support.AopUtils;
@@ -55,6 +55,6 @@ final class DistributedLockInterceptor implements MethodInterceptor {
         if (locked.returns().outlivesCall()) {
             return LockedCall.newOperationHolder(client);
         }
-        return LockContext.holderOfAny(lockNames).orElseGet(client::currentHolderId);
+        return CurrentLockContexts.holderOfAny(lockNames).orElseGet(client::currentHolderId);
     }
 }

@@ -5,6 +5,7 @@ import io.distlock.core.LockClient;
 import io.distlock.core.LockException;
 import io.distlock.core.MultiLock;
 import io.distlock.core.RedisLock;
+import io.distlock.spring.DistributedLock;
 import io.distlock.spring.LockContext;
 
 import java.time.Duration;
@@ -75,7 +76,7 @@ final class LockedCall {
      */
     LockContext startMethod() {
         startedNanos = System.nanoTime();
-        return new LockContext(method.name(), locks, holderId);
+        return new HeldLockContext(method.name(), locks, holderId);
     }
 
     /**

@@ -30,14 +30,14 @@ final class PlainReturn implements ReturnStrategy {
         }
         Throwable failure = null;
         LockContext context = call.startMethod();
-        context.enter();
+        CurrentLockContexts.enter(context);
         try {
             return invocation.proceed();
         } catch (Throwable t) {
             failure = t;
             throw t;
         } finally {
-            context.exit();
+            CurrentLockContexts.exit(context);
             if (!TransactionAwareRelease.deferUntilTransactionCompletes(call)) {
                 call.releaseAfter(failure);
             }

@@ -76,7 +76,7 @@ final class ReactiveReturn implements ReturnStrategy {
         MethodInvocation run = invocation instanceof ProxyMethodInvocation proxied ? proxied.invocableClone()
                 : invocation;
         LockContext context = held.startMethod();
-        context.enter();
+        CurrentLockContexts.enter(context);
         try {
             Object result = run.proceed();
             return result == null ? Mono.empty() : result instanceof Publisher<?> publisher ? publisher
@@ -84,7 +84,7 @@ final class ReactiveReturn implements ReturnStrategy {
         } catch (Throwable t) {
             return Mono.error(t);
         } finally {
-            context.exit();
+            CurrentLockContexts.exit(context);
         }
     }
 
