@@ -50,10 +50,10 @@ public class DistributedLockAdvisor extends AbstractPointcutAdvisor {
         StaticMethodMatcherPointcut annotated = new StaticMethodMatcherPointcut() {
             @Override
             public boolean matches(Method method, Class<?> targetClass) {
-                // Compiler-made methods that copy the annotation (Kotlin's static body of an open
-                // suspend function, ship$suspendImpl) are not the method callers call. Bridge
-                // methods are, and are matched through the method they bridge to.
-                if (method.isSynthetic() && !method.isBridge()) {
+                // Static compiler-made methods that copy the annotation (Kotlin's body of an open
+                // suspend function, ship$suspendImpl) are not what callers call, and could not be
+                // proxied anyway: passed over without the checks (and warning) below.
+                if (method.isSynthetic() && Modifier.isStatic(method.getModifiers())) {
                     return false;
                 }
                 if (methods.find(method, targetClass) == null) {
