@@ -211,21 +211,39 @@ record RedisConnectionSettings(String prefix, String url, String host, int port,
                 + ", clusterNodes=" + clusterNodes + "]";
     }
 
-    /** A parsed {@code host:port}. */
+    /**
+     * A parsed {@code host:port}, the port optional. An IPv6 address is written in brackets, as
+     * Spring Boot reads it ({@code [::1]:26379}, {@code [::1]}); the host is then the address alone.
+     */
     private record HostAndPort(String host, int port) {
 
         static HostAndPort parse(String property, String text, int defaultPort) {
-            int colon = text.lastIndexOf(':');
-            try {
-                if (colon < 0) {
-                    return new HostAndPort(text.trim(), defaultPort);
-                }
-                int port = Integer.parseInt(text.substring(colon + 1).trim());
-                return new HostAndPort(text.substring(0, colon).trim(), port);
-            } catch (NumberFormatException e) {
-                throw new InvalidLockPropertyException(property, "'" + text + "' is not host:port",
-                        "Write each node as host:port, e.g. localhost:26379.");
+            String node = text.trim();
+            int hostEnd = node.startsWith("[") ? node.indexOf(']') + 1 : node.lastIndexOf(':');
+            if (hostEnd == 0) {
+                throw notHostAndPort(property, text);
             }
+            String host = hostEnd < 0 ? node : node.substring(0, hostEnd);
+            String rest = hostEnd < 0 ? "" : node.substring(hostEnd);
+            if (host.startsWith("[")) {
+                host = host.substring(1, host.length() - 1);
+            }
+            if (rest.isEmpty()) {
+                return new HostAndPort(host, defaultPort);
+            }
+            try {
+                if (!rest.startsWith(":")) {
+                    throw new NumberFormatException(rest);
+                }
+                return new HostAndPort(host, Integer.parseInt(rest.substring(1).trim()));
+            } catch (NumberFormatException e) {
+                throw notHostAndPort(property, text);
+            }
+        }
+
+        private static InvalidLockPropertyException notHostAndPort(String property, String text) {
+            return new InvalidLockPropertyException(property, "'" + text + "' is not host:port",
+                    "Write each node as host:port, e.g. localhost:26379 or [::1]:26379.");
         }
     }
 }

@@ -9,8 +9,6 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConf
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
 import org.springframework.context.ApplicationContext;
 
-import java.util.List;
-
 /**
  * What differs between the Spring Boot generations for the starter's tests, which run on both:
  * this is Spring Boot 4's. {@code lock-spring-boot3-tests} has Spring Boot 3.5's, of the same
@@ -38,42 +36,6 @@ public final class BootGeneration {
             @Override
             public Standalone getStandalone() {
                 return Standalone.of(host, port);
-            }
-        });
-    }
-
-    /** @return connection details of a Sentinel set with its own credentials */
-    public static <T> T sentinelRedis(String master, int database, List<SentinelNode> nodes, String username,
-                                      String password) {
-        return cast(new DataRedisConnectionDetails() {
-            @Override
-            public Sentinel getSentinel() {
-                return new Sentinel() {
-                    @Override
-                    public int getDatabase() {
-                        return database;
-                    }
-
-                    @Override
-                    public String getMaster() {
-                        return master;
-                    }
-
-                    @Override
-                    public List<Node> getNodes() {
-                        return nodes.stream().map(node -> new Node(node.host(), node.port())).toList();
-                    }
-
-                    @Override
-                    public String getUsername() {
-                        return username;
-                    }
-
-                    @Override
-                    public String getPassword() {
-                        return password;
-                    }
-                };
             }
         });
     }

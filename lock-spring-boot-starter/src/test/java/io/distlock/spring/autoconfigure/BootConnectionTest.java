@@ -3,7 +3,6 @@ package io.distlock.spring.autoconfigure;
 import io.distlock.core.LockClient;
 import io.distlock.core.RedisLock;
 import io.distlock.spring.BootGeneration;
-import io.distlock.spring.SentinelNode;
 import io.distlock.test.RedisExtension;
 import io.lettuce.core.RedisCredentials;
 import io.lettuce.core.RedisURI;
@@ -96,24 +95,29 @@ class BootConnectionTest {
     }
 
     @Test
-    void sentinelDetailsKeepTheSentinelsCredentials() {
-        Object details = BootGeneration.sentinelRedis("orders", 2,
-                List.of(new SentinelNode("::1", 26379), new SentinelNode("sentinel.example.com", 26380)),
-                "watcher", "s3cret");
+    void bootsSentinelSettingsKeepTheSentinelsCredentials() {
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(BootGeneration.redisAutoConfiguration()))
+                .withPropertyValues("spring.data.redis.sentinel.master=orders",
+                        "spring.data.redis.sentinel.nodes=[::1]:26379,sentinel.example.com:26380",
+                        "spring.data.redis.sentinel.username=watcher", "spring.data.redis.sentinel.password=s3cret",
+                        "spring.data.redis.database=2")
+                .run(context -> {
+                    Class<Object> type = BootGeneration.redisConnectionDetailsType();
+                    RedisURI uri = new BootRedisConnectionDetails(context.getBean(type), type)
+                            .settings(new DistLockProperties().getRedis()).toRedisUri();
 
-        RedisURI uri = new BootRedisConnectionDetails(details, BootGeneration.redisConnectionDetailsType())
-                .settings(new DistLockProperties().getRedis()).toRedisUri();
-
-        assertThat(uri.getSentinelMasterId()).isEqualTo("orders");
-        assertThat(uri.getDatabase()).isEqualTo(2);
-        assertThat(uri.getSentinels()).extracting(RedisURI::getHost, RedisURI::getPort)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple("::1", 26379),
-                        org.assertj.core.groups.Tuple.tuple("sentinel.example.com", 26380));
-        assertThat(uri.getSentinels()).allSatisfy(sentinel -> {
-            RedisCredentials credentials = sentinel.getCredentialsProvider().resolveCredentials().block();
-            assertThat(credentials.getUsername()).isEqualTo("watcher");
-            assertThat(credentials.getPassword()).containsExactly("s3cret".toCharArray());
-        });
+                    assertThat(uri.getSentinelMasterId()).isEqualTo("orders");
+                    assertThat(uri.getDatabase()).isEqualTo(2);
+                    assertThat(uri.getSentinels()).extracting(RedisURI::getHost, RedisURI::getPort)
+                            .containsExactly(org.assertj.core.groups.Tuple.tuple("::1", 26379),
+                                    org.assertj.core.groups.Tuple.tuple("sentinel.example.com", 26380));
+                    assertThat(uri.getSentinels()).allSatisfy(sentinel -> {
+                        RedisCredentials credentials = sentinel.getCredentialsProvider().resolveCredentials().block();
+                        assertThat(credentials.getUsername()).isEqualTo("watcher");
+                        assertThat(credentials.getPassword()).containsExactly("s3cret".toCharArray());
+                    });
+                });
     }
 
     private static void assertLocksGoToTheTestRedis(LockClient client) {

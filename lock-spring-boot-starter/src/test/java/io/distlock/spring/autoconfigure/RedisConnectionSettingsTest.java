@@ -113,6 +113,18 @@ class RedisConnectionSettingsTest {
         assertThat(credentials(uri).getPassword()).isEqualTo("secret".toCharArray());
     }
 
+    @Test
+    void ipv6SentinelsAreWrittenInBracketsAsSpringBootReadsThem() {
+        DistLockProperties properties = new DistLockProperties();
+        properties.getRedis().getSentinel().setMaster("mymaster");
+        properties.getRedis().getSentinel().setNodes(List.of("[::1]:26379", "[fe80::1]", "s3:26380"));
+
+        RedisURI uri = RedisConnectionSettings.resolve(properties, new MockEnvironment()).toRedisUri();
+
+        assertThat(uri.getSentinels()).extracting(RedisURI::getHost, RedisURI::getPort)
+                .containsExactly(tuple("::1", 26379), tuple("fe80::1", 26379), tuple("s3", 26380));
+    }
+
     private static RedisCredentials credentials(RedisURI uri) {
         return uri.getCredentialsProvider().resolveCredentials().block(Duration.ofSeconds(1));
     }
