@@ -54,7 +54,10 @@ class RedisSecurityTest {
                     BootGeneration.healthAutoConfiguration()))
             .withPropertyValues("distlock.redis.timeout=3s");
 
-    /** Lettuce and Spring log here (JUL on this test classpath); the sample app checks a full startup report. */
+    /**
+     * Lettuce and Spring log here (through logback, as in applications); the sample app checks a
+     * full startup report.
+     */
     @AfterEach
     void passwordsNeverReachTheLogs(CapturedOutput output) {
         assertThat(output.getAll()).doesNotContain(PASSWORD).doesNotContain(WRONG_PASSWORD);
