@@ -8,7 +8,8 @@ import java.util.Map;
 /**
  * The details of distlock's health, whichever generation of Spring Boot's health API shows them:
  * the {@code PING} round trip, the key prefix, how many leases the watchdog renews and how many
- * locks are being waited for. Never credentials.
+ * locks are being waited for. Never credentials. Public only so that the Spring Boot 3.5 indicator
+ * ({@code io.distlock.spring.actuate.boot3}) can share it: not an API for applications.
  */
 public final class DistLockHealthDetails {
 

@@ -12,7 +12,9 @@ import java.time.Duration;
  * @param defaultLeaseTime  lease of methods whose {@link DistributedLock#leaseTime()} is empty;
  *                          {@code null}: the watchdog renews the lease
  * @param redLockConfigured whether RedLock masters are configured, which {@code type = RED_LOCK}
- *                          methods need
+ *                          methods need: without them such a method stops startup. Keep it in
+ *                          line with the advisor's RedLock masters (with none, a RED_LOCK call
+ *                          fails, it never runs unlocked)
  * @param order             the advisor's order among the advice of a bean (lower runs first,
  *                          around the others)
  */

@@ -1,5 +1,6 @@
 package io.distlock.spring.aop;
 
+import io.distlock.spring.DistributedLock;
 import io.distlock.spring.LockType;
 import io.distlock.spring.OnFailure;
 import org.springframework.expression.Expression;

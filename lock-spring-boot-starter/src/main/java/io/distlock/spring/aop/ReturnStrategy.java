@@ -1,5 +1,6 @@
 package io.distlock.spring.aop;
 
+import io.distlock.spring.DistributedLock;
 import org.aopalliance.intercept.MethodInvocation;
 
 /**
