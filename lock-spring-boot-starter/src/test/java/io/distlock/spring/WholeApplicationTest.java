@@ -5,7 +5,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.distlock.test.RedisExtension;
-import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -27,9 +27,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * An application as a user writes it: every auto-configuration on the classpath (found through
  * Spring Boot's imports files, not listed by the test), Redis from {@code spring.data.redis.*},
- * Spring Boot's logging, actuator and Micrometer. On both Spring Boot generations it starts
- * without warnings, has the {@code distlock} health indicator, and counts a locked call in the
- * {@code distlock.*} meters.
+ * Spring Boot's logging, actuator and Prometheus. On both Spring Boot generations it starts
+ * without warnings, its health endpoint shows the {@code distlock} component, and a locked call
+ * shows in the {@code distlock_*} series.
  */
 @Timeout(60)
 class WholeApplicationTest {
@@ -77,9 +77,10 @@ class WholeApplicationTest {
         List<String> warnings = warningsWhileRunning(Application.class, context -> {
             assertThat(context.getBean(Invoices.class).send("i-1")).isEqualTo("sent i-1");
 
-            assertThat(BootGeneration.health(context).status()).isEqualTo("UP");
-            assertThat(context.getBean(MeterRegistry.class).get("distlock.acquire").tag("name", "Invoices.send")
-                    .tag("result", "acquired").timer().count()).as("the locked call, measured").isEqualTo(1);
+            assertThat(BootGeneration.healthEndpointStatus(context, "distlock")).isEqualTo("UP");
+            assertThat(context.getBean(PrometheusMeterRegistry.class).scrape()).as("the locked call, measured")
+                    .contains("distlock_acquire_seconds_count{name=\"Invoices.send\",result=\"acquired\","
+                            + "type=\"reentrant\"} 1");
         });
 
         assertThat(warnings).isEmpty();
@@ -110,6 +111,9 @@ class WholeApplicationTest {
                 .web(WebApplicationType.NONE)
                 .listeners(listen)
                 .properties("spring.main.banner-mode=off",
+                        // Actuator's endpoints over JMX, since this application has no web server.
+                        "spring.jmx.enabled=true", "spring.jmx.unique-names=true",
+                        "management.endpoints.jmx.exposure.include=health",
                         "spring.data.redis.host=" + redis.server().host(),
                         "spring.data.redis.port=" + redis.server().port())
                 .run()) {

@@ -4,6 +4,7 @@ import org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegi
 import org.springframework.boot.actuate.autoconfigure.metrics.MetricsAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.metrics.export.simple.SimpleMetricsExportAutoConfiguration;
 import org.springframework.boot.actuate.health.Health;
+import org.springframework.boot.actuate.health.HealthEndpoint;
 import org.springframework.boot.actuate.health.HealthIndicator;
 import org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration;
 import org.springframework.boot.autoconfigure.data.redis.RedisConnectionDetails;
@@ -54,6 +55,11 @@ public final class BootGeneration {
     public static HealthReading health(ApplicationContext context) {
         Health health = context.getBean(HealthReading.INDICATOR_BEAN, HealthIndicator.class).getHealth(true);
         return new HealthReading(health.getStatus().getCode(), health.getDetails());
+    }
+
+    /** @return the status the health endpoint shows for one component, e.g. {@code distlock} */
+    public static String healthEndpointStatus(ApplicationContext context, String component) {
+        return context.getBean(HealthEndpoint.class).healthForPath(component).getStatus().getCode();
     }
 
     @SuppressWarnings("unchecked")

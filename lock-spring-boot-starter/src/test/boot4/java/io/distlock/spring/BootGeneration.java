@@ -2,6 +2,7 @@ package io.distlock.spring;
 
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
+import org.springframework.boot.health.actuate.endpoint.HealthEndpoint;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
@@ -55,6 +56,11 @@ public final class BootGeneration {
     public static HealthReading health(ApplicationContext context) {
         Health health = context.getBean(HealthReading.INDICATOR_BEAN, HealthIndicator.class).health(true);
         return new HealthReading(health.getStatus().getCode(), health.getDetails());
+    }
+
+    /** @return the status the health endpoint shows for one component, e.g. {@code distlock} */
+    public static String healthEndpointStatus(ApplicationContext context, String component) {
+        return context.getBean(HealthEndpoint.class).healthForPath(component).getStatus().getCode();
     }
 
     @SuppressWarnings("unchecked")
