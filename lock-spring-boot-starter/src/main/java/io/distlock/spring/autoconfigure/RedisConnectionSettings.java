@@ -219,23 +219,24 @@ record RedisConnectionSettings(String prefix, String url, String host, int port,
 
         static HostAndPort parse(String property, String text, int defaultPort) {
             String node = text.trim();
-            int hostEnd = node.startsWith("[") ? node.indexOf(']') + 1 : node.lastIndexOf(':');
+            boolean bracketed = node.startsWith("[");
+            int hostEnd = bracketed ? node.indexOf(']') + 1 : node.lastIndexOf(':');
+            if (hostEnd < 0) {
+                return new HostAndPort(node, defaultPort);
+            }
             if (hostEnd == 0) {
-                throw notHostAndPort(property, text);
+                throw notHostAndPort(property, text);  // ":port", or "[" never closed
             }
-            String host = hostEnd < 0 ? node : node.substring(0, hostEnd);
-            String rest = hostEnd < 0 ? "" : node.substring(hostEnd);
-            if (host.startsWith("[")) {
-                host = host.substring(1, host.length() - 1);
-            }
-            if (rest.isEmpty()) {
+            String host = bracketed ? node.substring(1, hostEnd - 1) : node.substring(0, hostEnd);
+            String port = node.substring(hostEnd);
+            if (port.isEmpty()) {
                 return new HostAndPort(host, defaultPort);
             }
+            if (!port.startsWith(":")) {
+                throw notHostAndPort(property, text);
+            }
             try {
-                if (!rest.startsWith(":")) {
-                    throw new NumberFormatException(rest);
-                }
-                return new HostAndPort(host, Integer.parseInt(rest.substring(1).trim()));
+                return new HostAndPort(host, Integer.parseInt(port.substring(1).trim()));
             } catch (NumberFormatException e) {
                 throw notHostAndPort(property, text);
             }

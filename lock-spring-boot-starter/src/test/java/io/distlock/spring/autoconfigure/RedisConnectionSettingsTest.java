@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
 /** Pure logic: which settings become which Lettuce URI (no Redis needed). */
@@ -123,6 +124,11 @@ class RedisConnectionSettingsTest {
 
         assertThat(uri.getSentinels()).extracting(RedisURI::getHost, RedisURI::getPort)
                 .containsExactly(tuple("::1", 26379), tuple("fe80::1", 26379), tuple("s3", 26380));
+
+        properties.getRedis().getSentinel().setNodes(List.of("[::1:26379"));
+        assertThatThrownBy(() -> RedisConnectionSettings.resolve(properties, new MockEnvironment()).toRedisUri())
+                .isInstanceOf(InvalidLockPropertyException.class)
+                .hasMessageContaining("distlock.redis.sentinel.nodes").hasMessageContaining("[::1]:26379");
     }
 
     private static RedisCredentials credentials(RedisURI uri) {
