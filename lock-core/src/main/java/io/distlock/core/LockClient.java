@@ -3,12 +3,14 @@ package io.distlock.core;
 import io.distlock.core.engine.LockEngine;
 import io.distlock.core.engine.LockId;
 import io.distlock.core.engine.LockEvents;
+import io.distlock.core.engine.LockObservations;
 import io.distlock.core.engine.RedisConnections;
 import io.distlock.core.engine.RedisFailures;
 import io.distlock.core.engine.ReplicaAcks;
 import io.distlock.core.engine.ScriptedFencedLock;
 import io.distlock.core.engine.ScriptedLock;
 import io.distlock.core.engine.ScriptedReadWriteLock;
+import io.distlock.core.observation.MicrometerLockObservations;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -19,6 +21,8 @@ import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.resource.ClientResources;
+
+import io.micrometer.observation.ObservationRegistry;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -71,6 +75,7 @@ public final class LockClient implements AutoCloseable {
     private final ScheduledThreadPoolExecutor scheduler;
     private final ExecutorService callers;
     private final LockEvents events;
+    private final LockObservations observations;
     private final LockEngine engine;
 
     private LockClient(Builder builder, RedisConnections connections) {
@@ -81,7 +86,9 @@ public final class LockClient implements AutoCloseable {
         this.scheduler = new ScheduledThreadPoolExecutor(1, daemonThreads("distlock-"));
         this.scheduler.setRemoveOnCancelPolicy(true);
         this.callers = Executors.newCachedThreadPool(daemonThreads("distlock-callers-"));
-        this.events = new LockEvents(Executors.newSingleThreadExecutor(daemonThreads("distlock-events-")));
+        this.observations = builder.observations();
+        this.events = new LockEvents(Executors.newSingleThreadExecutor(daemonThreads("distlock-events-")),
+                builder.reportedLockType, observations);
         builder.listeners.forEach(events::add);
         this.engine = new LockEngine(clientId, keyPrefix, watchdogTimeout.toMillis(),
                 builder.commandTimeout.toMillis(), builder.fairSlotTimeout.toMillis(), connections, scheduler, callers,
@@ -274,6 +281,15 @@ public final class LockClient implements AutoCloseable {
     }
 
     /**
+     * @return whether this client reports its acquisitions and holds as Micrometer Observations
+     *         ({@link Builder#observationRegistry}): then the registry's meter handler, if it has
+     *         one, times them, and a meter binder of this client's events should not time them too
+     */
+    public boolean isObserved() {
+        return observations != LockObservations.NONE;
+    }
+
+    /**
      * Stops lease renewal and closes the connections (and the Redis client, if this client created
      * it). Locks still held are not released: they expire after at most one watchdog timeout or
      * their explicit lease. Idempotent.
@@ -339,6 +355,8 @@ public final class LockClient implements AutoCloseable {
         private SslOptions sslOptions;
         private ClientResources clientResources;
         private final List<LockListener> listeners = new ArrayList<>();
+        private ObservationRegistry observationRegistry;
+        private String reportedLockType;
 
         private Builder() {
         }
@@ -554,6 +572,44 @@ public final class LockClient implements AutoCloseable {
         public Builder listener(LockListener listener) {
             listeners.add(Objects.requireNonNull(listener, "listener must not be null"));
             return this;
+        }
+
+        /**
+         * Reports acquisitions and holds as Micrometer Observations in this registry:
+         * {@code distlock.acquire}, from the start of an acquisition on the caller's thread (under
+         * the caller's current observation) to its outcome, and {@code distlock.held}, from a first
+         * hold to its last release or loss (see {@link io.distlock.core.observation}). Needs
+         * {@code io.micrometer:micrometer-observation} on the classpath.
+         *
+         * @param registry the registry; {@code null} or the no-op registry observes nothing
+         * @return this builder
+         */
+        public Builder observationRegistry(ObservationRegistry registry) {
+            this.observationRegistry = registry;
+            return this;
+        }
+
+        /**
+         * Reports every lock of this client, in its events and observations, under one lock type
+         * instead of each lock's own: for a client whose locks are parts of larger locks, such as
+         * a RedLock master's ({@link RedLock#LOCK_TYPE}).
+         *
+         * @param type the type reported, e.g. {@code red_lock}
+         * @return this builder
+         */
+        public Builder reportedLockType(String type) {
+            Objects.requireNonNull(type, "reportedLockType must not be null");
+            if (type.isBlank()) {
+                throw new IllegalArgumentException("reportedLockType must not be blank");
+            }
+            this.reportedLockType = type;
+            return this;
+        }
+
+        /** @return where acquisitions and holds are observed */
+        private LockObservations observations() {
+            return observationRegistry == null ? LockObservations.NONE
+                    : MicrometerLockObservations.of(observationRegistry);
         }
 
         /**

@@ -49,6 +49,13 @@ public final class RedLock implements RedisLock, SettableLease {
     /** Per-node attempt timeout when the lease is the watchdog's (no explicit lease). */
     public static final Duration DEFAULT_ATTEMPT_TIMEOUT = Duration.ofMillis(500);
 
+    /**
+     * The lock type the masters' clients report for their holds
+     * ({@link LockClient.Builder#reportedLockType}), so that metrics and traces count them as
+     * parts of a RedLock, one per master.
+     */
+    public static final String LOCK_TYPE = "red_lock";
+
     private static final String JVM = UUID.randomUUID().toString();
 
     private final List<RedisLock> locks;

@@ -50,6 +50,8 @@ final class Acquisition {
     private final long startNanos = System.nanoTime();
     private final long deadlineNanos;
     private final CompletableFuture<Hold> outcome = new CompletableFuture<>();
+    /** Started on the caller's thread; ended by whichever of abandon, onAcquired and finish decides. */
+    private final LockObservations.AcquisitionObservation observation;
     private final AtomicInteger state = new AtomicInteger(RUNNING);
 
     // Touched only by the chain's steps, which run one after another (a claimed sleep hands the
@@ -79,6 +81,7 @@ final class Acquisition {
                 : startNanos + waitNanos;
         this.holdId = engine.newId();
         this.channelName = protocol.waitChannel(keys, engine.clientId());
+        this.observation = engine.events().acquisitionStarted(id, protocol);
     }
 
     /**
@@ -122,7 +125,12 @@ final class Acquisition {
                              long waitMillis, long leaseMillis) {
         engine.ensureOpen();
         Acquisition acquisition = new Acquisition(engine, id, keys, protocol, holderId, waitMillis, leaseMillis);
-        acquisition.begin(waitMillis != 0);
+        try {
+            acquisition.begin(waitMillis != 0);
+        } catch (RuntimeException | Error e) {
+            acquisition.finish(LockEvent.Failure.ERROR, e);  // ends what was started: its observation
+            throw e;
+        }
         return acquisition;
     }
 
@@ -174,8 +182,8 @@ final class Acquisition {
         }
         boolean waited = waitReport.getAndSet(CLOSED) == WAITING;
         leaveQueue();
-        engine.events().acquireFailed(id, protocol.type(), holderId, startNanos, waited,
-                LockEvent.Failure.INTERRUPTED, null);
+        observation.failed(LockEvent.Failure.INTERRUPTED, null);
+        engine.events().acquireFailed(id, protocol, holderId, startNanos, waited, LockEvent.Failure.INTERRUPTED, null);
         outcome.complete(null);
         Runnable sleeping = endSleep;
         if (sleeping != null) {
@@ -284,7 +292,7 @@ final class Acquisition {
     private void startWaiting(long holderTtlMillis, Look look) {
         if (channel == null) {
             if (waitReport.compareAndSet(NOT_WAITING, WAITING)) {
-                engine.events().waiting(id, protocol.type(), holderId);
+                engine.events().waiting(id, protocol, holderId);
             }
             channel = engine.subscriptions().join(channelName);
             engine.waiting(this, true);
@@ -339,7 +347,8 @@ final class Acquisition {
             return;
         }
         Hold hold = engine.acquired(id, keys, new HoldRef(holderId, holdId), protocol, watchdogued, leaseMillis,
-                attempt, handOffs);
+                attempt, handOffs, observation);
+        observation.acquired();
         engine.events().acquired(hold, startNanos, waited());
         engine.events().delivered().thenRun(() -> outcome.complete(hold));
     }
@@ -350,7 +359,8 @@ final class Acquisition {
         if (!state.compareAndSet(RUNNING, DONE)) {
             return;
         }
-        engine.events().acquireFailed(id, protocol.type(), holderId, startNanos, waited(), failure, error);
+        observation.failed(failure, error);
+        engine.events().acquireFailed(id, protocol, holderId, startNanos, waited(), failure, error);
         RuntimeException failed = error == null ? null : RedisFailures.translate("acquire lock '" + id.name() + "'", error);
         engine.events().delivered().thenRun(() -> {
             if (failed != null) {

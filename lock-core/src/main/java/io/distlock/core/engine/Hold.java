@@ -51,6 +51,8 @@ public final class Hold {
     private long unconfirmedSinceNanos;
     private volatile boolean lost;
     private volatile long lostNanos;
+    /** The first hold's observation; set before the hold is tracked, so before it can end. */
+    private volatile LockObservations.HoldObservation observation = LockObservations.HoldObservation.NONE;
 
     Hold(LockId id, LockKeys keys, String holderId, LockProtocol protocol, boolean watchdog, long leaseMillis,
          String holdId, long token, int handOffs) {
@@ -264,6 +266,16 @@ public final class Hold {
      */
     public synchronized boolean stillHolds(String holdId) {
         return held.contains(holdId) || unconfirmed.contains(holdId);
+    }
+
+    /** @return the observation of this hold, from first hold to last release or loss */
+    LockObservations.HoldObservation observation() {
+        return observation;
+    }
+
+    /** @param observation the observation of this hold, started as it began */
+    void observedBy(LockObservations.HoldObservation observation) {
+        this.observation = observation;
     }
 
     /** @return whether the lease was found lost */

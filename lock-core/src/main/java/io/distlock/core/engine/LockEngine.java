@@ -372,12 +372,14 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
      * @param leaseMillis the lease set by this acquisition
      * @param attempt     what Redis answered: the hold count and, for fenced locks, the token
      * @param handOffs    hand-offs in a row that led to this hold (0 if acquired from Redis)
+     * @param observation the acquisition's observation, which starts the observation of a new hold
      * @return the hold
      */
     Hold acquired(LockId id, LockKeys keys, HoldRef acquisition, LockProtocol protocol, boolean watchdogued,
-                  long leaseMillis, Attempt attempt, int handOffs) {
+                  long leaseMillis, Attempt attempt, int handOffs, LockObservations.AcquisitionObservation observation) {
         HoldId holdId = new HoldId(keys.lockKey(), protocol.type(), acquisition.holderId());
         Hold[] replaced = new Hold[1];
+        boolean[] began = new boolean[1];
         Hold hold = holds.compute(holdId, (key, current) -> {
             if (current != null && !current.lost() && (current.holdsConfirmed() || attempt.holdCount() > 1)) {
                 // Joined under the registry's lock, so that forgetIf never drops the hold now.
@@ -390,6 +392,7 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
                 return current;
             }
             replaced[0] = current;
+            began[0] = true;
             return new Hold(id, keys, acquisition.holderId(), protocol, watchdogued, leaseMillis,
                     acquisition.holdId(), attempt.token(), handOffs);
         });
@@ -400,6 +403,9 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
                 // Only releases Redis never confirmed were left, and they did happen.
                 events.released(previous, 0);
             }
+        }
+        if (began[0]) {
+            hold.observedBy(observation.holdStarted());  // before tracking: nothing can end it before
         }
         track(hold);  // also re-arms a hold whose last release was never confirmed
         return hold;
@@ -607,5 +613,7 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
     public void close() {
         watchdog.close();
         subscriptions.close();
+        // No longer kept by this client: their observations end here, their leases in Redis.
+        holds.values().forEach(hold -> hold.observation().ended(false));
     }
 }

@@ -16,10 +16,16 @@ import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
 /**
- * Hands engine events to the registered {@link LockListener}s, in the order they happened, on a
- * thread of the client's own: never on Lettuce's event loop, where a listener that waits for Redis
- * (or is merely slow) would stall every command of the client. A listener that throws anything,
- * errors included, is logged and does not stop the others or the engine.
+ * Reports what the engine does with locks, under the lock type the client reports (see
+ * {@link io.distlock.core.LockClient.Builder#reportedLockType}), to two audiences:
+ * <ul>
+ *   <li>{@link LockObservations}, at once, on the thread where it happens: an acquisition's
+ *       observation starts on the caller's thread, a hold's ends with its last release or loss;</li>
+ *   <li>the registered {@link LockListener}s, in the order things happened, on a thread of the
+ *       client's own: never on Lettuce's event loop, where a listener that waits for Redis (or is
+ *       merely slow) would stall every command of the client. A listener that throws anything,
+ *       errors included, is logged and does not stop the others or the engine.</li>
+ * </ul>
  *
  * <p>Results the caller sees ({@code lock()} returning, a future completing) wait for the events
  * before them to be delivered ({@link #afterDelivery}), so a metric is up to date when the call
@@ -40,12 +46,22 @@ public final class LockEvents implements AutoCloseable {
 
     private final List<LockListener> listeners = new CopyOnWriteArrayList<>();
     private final ExecutorService dispatcher;
+    /** The lock type every event reports, or {@code null} for each lock's own kind. */
+    private final String reportedType;
+    private final LockObservations observations;
     /** Completes when the last event handed to the dispatcher was delivered (and so every earlier one). */
     private final AtomicReference<CompletableFuture<Void>> lastDelivery = new AtomicReference<>(NOTHING_PENDING);
 
-    /** @param dispatcher one thread listeners run on, in order; shut down by {@link #close()} */
-    public LockEvents(ExecutorService dispatcher) {
+    /**
+     * @param dispatcher   one thread listeners run on, in order; shut down by {@link #close()}
+     * @param reportedType the lock type every event and observation reports, or {@code null} for
+     *                     each lock's own kind
+     * @param observations where acquisitions and holds are observed
+     */
+    public LockEvents(ExecutorService dispatcher, String reportedType, LockObservations observations) {
         this.dispatcher = dispatcher;
+        this.reportedType = reportedType;
+        this.observations = observations;
     }
 
     /** @param listener added at the end */
@@ -92,22 +108,35 @@ public final class LockEvents implements AutoCloseable {
         dispatcher.shutdown();
     }
 
-    void waiting(LockId id, String type, String holderId) {
-        fire(LockListener::onWaiting, () -> new LockEvent(id.name(), id.group(), type, holderId, 0, Duration.ZERO, true,
-                null, null));
+    /**
+     * An acquisition starts: called on the caller's thread.
+     *
+     * @return its observation, which the acquisition ends
+     */
+    LockObservations.AcquisitionObservation acquisitionStarted(LockId id, LockProtocol protocol) {
+        return observations.acquisitionStarted(id, type(protocol));
+    }
+
+    void waiting(LockId id, LockProtocol protocol, String holderId) {
+        fire(LockListener::onWaiting, () -> new LockEvent(id.name(), id.group(), type(protocol), holderId, 0,
+                Duration.ZERO, true, null, null));
     }
 
     void acquired(Hold hold, long startNanos, boolean waited) {
         fire(LockListener::onAcquired, () -> event(hold, hold.count(), since(startNanos), waited, null));
     }
 
-    void acquireFailed(LockId id, String type, String holderId, long startNanos, boolean waited,
+    void acquireFailed(LockId id, LockProtocol protocol, String holderId, long startNanos, boolean waited,
                        LockEvent.Failure failure, Throwable cause) {
-        fire(LockListener::onAcquireFailed, () -> new LockEvent(id.name(), id.group(), type, holderId, 0,
+        fire(LockListener::onAcquireFailed, () -> new LockEvent(id.name(), id.group(), type(protocol), holderId, 0,
                 since(startNanos), waited, failure, cause));
     }
 
+    /** @param remaining the holder's holds left; 0 ends the hold's observation */
     void released(Hold hold, int remaining) {
+        if (remaining == 0) {
+            hold.observation().ended(false);
+        }
         fire(LockListener::onReleased, () -> event(hold, remaining,
                 remaining == 0 ? since(hold.acquiredNanos()) : Duration.ZERO, false, null));
     }
@@ -117,6 +146,7 @@ public final class LockEvents implements AutoCloseable {
     }
 
     void renewalFailed(Hold hold, Throwable cause) {
+        hold.observation().renewalFailed(cause);
         fire(LockListener::onRenewalFailed, () -> event(hold, hold.count(), Duration.ZERO, false, cause));
     }
 
@@ -125,12 +155,17 @@ public final class LockEvents implements AutoCloseable {
     }
 
     void lost(Hold hold) {
+        hold.observation().ended(true);
         fire(LockListener::onLost, () -> event(hold, 0, Duration.ZERO, false, null));
     }
 
-    private static LockEvent event(Hold hold, int count, Duration duration, boolean waited, Throwable cause) {
-        return new LockEvent(hold.lockName(), hold.id().group(), hold.protocol().type(), hold.holderId(), count,
+    private LockEvent event(Hold hold, int count, Duration duration, boolean waited, Throwable cause) {
+        return new LockEvent(hold.lockName(), hold.id().group(), type(hold.protocol()), hold.holderId(), count,
                 duration, waited, null, cause);
+    }
+
+    private String type(LockProtocol protocol) {
+        return reportedType != null ? reportedType : protocol.type();
     }
 
     private static Duration since(long startNanos) {
