@@ -11,7 +11,9 @@ import java.util.Objects;
  *                  {@code @DistributedLock} static name, the group given to
  *                  {@link LockClient#getLock(String, String)}, or else the lock name up to its first
  *                  {@code ':'} ({@code "order"} for {@code "order:42"})
- * @param lockType  the kind of lock: {@code "reentrant"}, and later {@code "fair"}, {@code "read"}, ...
+ * @param lockType  the kind of lock: {@code "reentrant"}, {@code "fair"}, {@code "read"}, ..., or
+ *                  the type the client reports for all its locks
+ *                  ({@link LockClient.Builder#reportedLockType}, {@code "red_lock"} for RedLock masters)
  * @param holderId  the holder the event is about
  * @param holdCount the holder's hold count after the event (0 once released or lost)
  * @param duration  acquisition events: time spent acquiring; release events: time held since the

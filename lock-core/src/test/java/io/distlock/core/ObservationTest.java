@@ -1,8 +1,12 @@
 package io.distlock.core;
 
+import io.distlock.core.observation.DefaultLockObservationConvention;
+import io.distlock.core.observation.LockObservationContext;
 import io.distlock.core.observation.MicrometerLockObservations;
 import io.distlock.test.RedisExtension;
 import io.micrometer.common.KeyValue;
+import io.micrometer.common.KeyValues;
+import io.micrometer.observation.GlobalObservationConvention;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
@@ -150,6 +154,32 @@ class ObservationTest {
                         acquire -> acquire.hasLowCardinalityKeyValue("type", RedLock.LOCK_TYPE))
                 .forAllObservationsWithNameEqualTo(HELD, held -> held.hasLowCardinalityKeyValue("type", RedLock.LOCK_TYPE));
         assertThat(events.acquired).singleElement().satisfies(e -> assertThat(e.lockType()).isEqualTo(RedLock.LOCK_TYPE));
+    }
+
+    @Test
+    void aGlobalConventionOfTheRegistryChangesTheKeyValues() {
+        registry.observationConfig().observationConvention(new WithTeam());
+        RedisLock lock = observedClient(b -> { }).getLock("order:2");
+        lock.lock();
+        lock.unlock();
+
+        assertThat(registry).hasObservationWithNameEqualTo(ACQUIRE).that()
+                .hasLowCardinalityKeyValue("team", "orders").hasLowCardinalityKeyValue("name", "order");
+        assertThat(registry).hasObservationWithNameEqualTo(HELD).that().doesNotHaveLowCardinalityKeyValueWithKey("team");
+    }
+
+    /** An application's convention for acquisitions: the default one, plus a key value. */
+    private static final class WithTeam extends DefaultLockObservationConvention
+            implements GlobalObservationConvention<LockObservationContext> {
+
+        WithTeam() {
+            super(LockObservationContext.Kind.ACQUIRE);
+        }
+
+        @Override
+        public KeyValues getLowCardinalityKeyValues(LockObservationContext context) {
+            return super.getLowCardinalityKeyValues(context).and("team", "orders");
+        }
     }
 
     @Test
