@@ -79,8 +79,8 @@ class WholeApplicationTest {
 
             assertThat(BootGeneration.healthEndpointStatus(context, "distlock")).isEqualTo("UP");
             assertThat(context.getBean(PrometheusMeterRegistry.class).scrape()).as("the locked call, measured")
-                    .contains("distlock_acquire_seconds_count{name=\"Invoices.send\",result=\"acquired\","
-                            + "type=\"reentrant\"} 1");
+                    .contains("distlock_acquire_seconds_count{error=\"none\",name=\"Invoices.send\","
+                            + "result=\"acquired\",type=\"reentrant\"} 1");
         });
 
         assertThat(warnings).isEmpty();

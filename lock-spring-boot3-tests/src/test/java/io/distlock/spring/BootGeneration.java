@@ -3,6 +3,7 @@ package io.distlock.spring;
 import org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.metrics.MetricsAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.metrics.export.simple.SimpleMetricsExportAutoConfiguration;
+import org.springframework.boot.actuate.autoconfigure.observation.ObservationAutoConfiguration;
 import org.springframework.boot.actuate.health.Health;
 import org.springframework.boot.actuate.health.HealthEndpoint;
 import org.springframework.boot.actuate.health.HealthIndicator;
@@ -44,6 +45,14 @@ public final class BootGeneration {
     public static Class<?>[] metricsAutoConfigurations() {
         return new Class<?>[] {MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
                 SimpleMetricsExportAutoConfiguration.class};
+    }
+
+    /**
+     * @return the auto-configurations that give an application an observation registry, whose
+     *         meter handler times observations when there is a meter registry too
+     */
+    public static Class<?>[] observationAutoConfigurations() {
+        return new Class<?>[] {ObservationAutoConfiguration.class};
     }
 
     /** @return distlock's health auto-configuration of this generation */

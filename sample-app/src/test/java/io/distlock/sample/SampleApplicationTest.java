@@ -102,8 +102,11 @@ class SampleApplicationTest {
 
         String prometheus = get("/actuator/prometheus").body();
         assertThat(prometheus)
-                .contains("distlock_acquire_seconds_count{name=\"OrderService.process\",result=\"acquired\",type=\"reentrant\"}")
-                .contains("distlock_held_seconds_count{name=\"payments\",type=\"reentrant\"}")
+                // The timers come from distlock's observations, through Spring Boot's meter handler.
+                .contains("distlock_acquire_seconds_count{error=\"none\",name=\"OrderService.process\","
+                        + "result=\"acquired\",type=\"reentrant\"}")
+                .contains("distlock_held_seconds_count{error=\"none\",name=\"payments\",type=\"reentrant\"}")
+                .contains("distlock_held_active_seconds_count{name=\"payments\",type=\"reentrant\"} 0")
                 .contains("distlock_active{name=\"OrderService.process\",type=\"reentrant\"} 0.0")
                 .contains("distlock_watchdog_locks ")
                 .doesNotContain("OrderService.process:7");

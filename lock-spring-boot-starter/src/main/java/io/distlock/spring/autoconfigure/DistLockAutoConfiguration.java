@@ -6,6 +6,7 @@ import io.distlock.spring.DistributedLock;
 import io.distlock.spring.aop.DistributedLockAdvisor;
 import io.distlock.spring.aop.LockAdviceSettings;
 import io.lettuce.core.resource.ClientResources;
+import io.micrometer.observation.ObservationRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -49,6 +50,8 @@ public class DistLockAutoConfiguration {
      * @param beanFactory     for Spring Boot's Redis connection details
      * @param sslBundles      Spring Boot's SSL bundles, for {@code distlock.redis.ssl-bundle}
      * @param clientResources Spring Boot's Lettuce resources, shared when there are some
+     * @param observations    the application's observation registry, if it has one: acquisitions
+     *                        and holds are observed there
      * @return a connected client
      * @throws InvalidLockPropertyException naming a wrong setting
      */
@@ -56,9 +59,10 @@ public class DistLockAutoConfiguration {
     @ConditionalOnMissingBean
     public LockClient lockClient(DistLockProperties properties, Environment environment, BeanFactory beanFactory,
                                  ObjectProvider<SslBundles> sslBundles,
-                                 ObjectProvider<ClientResources> clientResources) {
+                                 ObjectProvider<ClientResources> clientResources,
+                                 ObjectProvider<ObservationRegistry> observations) {
         LockPropertiesValidator.validate(properties);
-        LockClient.Builder builder = newBuilder(properties, clientResources);
+        LockClient.Builder builder = newBuilder(properties, clientResources, observations);
         Optional<BootRedisConnectionDetails> boot = properties.getRedis().isConfigured() ? Optional.empty()
                 : BootRedisConnectionDetails.find(beanFactory);
         RedisConnectionSettings settings = boot.map(details -> details.settings(properties.getRedis()))
@@ -78,24 +82,28 @@ public class DistLockAutoConfiguration {
      * @param properties      {@code distlock.redlock.nodes}
      * @param sslBundles      Spring Boot's SSL bundles, for {@code distlock.redis.ssl-bundle}
      * @param clientResources Spring Boot's Lettuce resources, shared when there are some
+     * @param observations    the application's observation registry, if it has one
      * @return one client per RedLock master (none when not configured), closed on shutdown
      */
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     public RedLockNodes redLockNodes(DistLockProperties properties, ObjectProvider<SslBundles> sslBundles,
-                                     ObjectProvider<ClientResources> clientResources) {
+                                     ObjectProvider<ClientResources> clientResources,
+                                     ObjectProvider<ObservationRegistry> observations) {
         return RedLockNodes.connect(properties, sslBundles.getIfAvailable(),
-                () -> newBuilder(properties, clientResources));
+                () -> newBuilder(properties, clientResources, observations));
     }
 
     /** @return a client builder with the settings every lock client of the application shares */
     private static LockClient.Builder newBuilder(DistLockProperties properties,
-                                                 ObjectProvider<ClientResources> clientResources) {
+                                                 ObjectProvider<ClientResources> clientResources,
+                                                 ObjectProvider<ObservationRegistry> observations) {
         LockClient.Builder builder = LockClient.builder()
                 .keyPrefix(properties.getKeyPrefix())
                 .watchdogTimeout(properties.getWatchdog().getTimeout())
                 .commandTimeout(properties.getRedis().getTimeout());
         clientResources.ifAvailable(builder::clientResources);
+        observations.ifAvailable(builder::observationRegistry);
         return builder;
     }
 

@@ -1,6 +1,7 @@
 package io.distlock.spring.autoconfigure;
 
 import io.distlock.core.LockClient;
+import io.distlock.core.RedLock;
 import io.distlock.core.RedisUris;
 import io.lettuce.core.SslOptions;
 import org.springframework.boot.ssl.SslBundles;
@@ -42,7 +43,8 @@ public final class RedLockNodes implements AutoCloseable {
         try {
             for (int i = 0; i < nodes.size(); i++) {
                 String url = nodes.get(i);
-                LockClient.Builder builder = builders.get();
+                // The masters' holds are parts of RedLocks, and are reported so.
+                LockClient.Builder builder = builders.get().reportedLockType(RedLock.LOCK_TYPE);
                 if (sslOptions != null) {
                     builder.sslOptions(sslOptions);
                 }

@@ -3,6 +3,7 @@ package io.distlock.spring.metrics;
 import io.distlock.core.LockClient;
 import io.distlock.core.LockEvent;
 import io.distlock.core.LockListener;
+import io.distlock.core.RedLock;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -10,6 +11,7 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -22,6 +24,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@code distlock.acquire}: timer of acquisitions, tags {@code name}, {@code type},
  *       {@code result} = acquired | timeout | interrupted | error;</li>
  *   <li>{@code distlock.held}: timer of how long locks were held (first hold to last release);</li>
+ *   <li>(of a client that {@linkplain LockClient#isObserved() is observed}, these two timers come
+ *       from the observation registry's meter handler instead, so they are not made here: they
+ *       then also have the tag {@code error}, and the long task timers {@code distlock.acquire.active}
+ *       and {@code distlock.held.active} show acquisitions and holds in progress)</li>
  *   <li>{@code distlock.active}, {@code distlock.waiting}: gauges of holders and waiters now;</li>
  *   <li>{@code distlock.watchdog.renewals}: counter, {@code result} = renewed | lost | error;</li>
  *   <li>{@code distlock.watchdog.locks}: gauge of holds the watchdog keeps alive (untagged);</li>
@@ -35,7 +41,7 @@ public class DistLockMetrics implements MeterBinder, LockListener {
     private static final System.Logger LOG = System.getLogger(DistLockMetrics.class.getName());
 
     /** The {@code type} tag of the holds of RedLock masters. */
-    public static final String RED_LOCK_TYPE = "red_lock";
+    public static final String RED_LOCK_TYPE = RedLock.LOCK_TYPE;
 
     private final LockClient client;
     private final List<LockClient> redLockMasters;
@@ -50,8 +56,10 @@ public class DistLockMetrics implements MeterBinder, LockListener {
 
     /**
      * @param client         the client whose locks are measured
-     * @param redLockMasters the clients of RedLock's masters: their holds are counted with type
-     *                       {@value #RED_LOCK_TYPE}, one per master a RedLock call involves
+     * @param redLockMasters the clients of RedLock's masters: their holds are counted under the
+     *                       type those clients report, {@value #RED_LOCK_TYPE} when built with
+     *                       {@code reportedLockType(RedLock.LOCK_TYPE)} (as the starter builds them),
+     *                       one per master a RedLock call involves; observed like {@code client}
      */
     public DistLockMetrics(LockClient client, List<LockClient> redLockMasters) {
         this.client = client;
@@ -75,8 +83,7 @@ public class DistLockMetrics implements MeterBinder, LockListener {
                 .description("Holds whose lease the watchdog keeps renewing")
                 .register(registry);
         client.addListener(this);
-        LockListener asRedLock = new RetypedEvents(this, RED_LOCK_TYPE);
-        redLockMasters.forEach(master -> master.addListener(asRedLock));
+        redLockMasters.forEach(master -> master.addListener(this));
     }
 
     @Override
@@ -93,7 +100,7 @@ public class DistLockMetrics implements MeterBinder, LockListener {
         if (event.holdCount() == 1) {
             m.active.incrementAndGet();
         }
-        m.acquired.record(event.duration());
+        m.timers.recordAcquired(event.duration());
     }
 
     @Override
@@ -102,12 +109,7 @@ public class DistLockMetrics implements MeterBinder, LockListener {
         if (event.waited()) {
             m.waiting.decrementAndGet();
         }
-        Timer timer = switch (event.failure()) {
-            case TIMEOUT -> m.timedOut;
-            case INTERRUPTED -> m.interrupted;
-            case ERROR -> m.failed;
-        };
-        timer.record(event.duration());
+        m.timers.recordFailed(event.failure(), event.duration());
     }
 
     @Override
@@ -115,7 +117,7 @@ public class DistLockMetrics implements MeterBinder, LockListener {
         if (event.holdCount() == 0) {
             LockMeters m = meters(event);
             m.active.decrementAndGet();
-            m.held.record(event.duration());
+            m.timers.recordHeld(event.duration());
         }
     }
 
@@ -147,7 +149,7 @@ public class DistLockMetrics implements MeterBinder, LockListener {
 
     private LockMeters meters(LockEvent event) {
         return meters.computeIfAbsent(new MeterKey(event.group(), event.lockType()),
-                key -> new LockMeters(registry, Tags.of("name", key.name(), "type", key.type())));
+                key -> new LockMeters(registry, Tags.of("name", key.name(), "type", key.type()), !client.isObserved()));
     }
 
     private record MeterKey(String name, String type) {
@@ -158,24 +160,15 @@ public class DistLockMetrics implements MeterBinder, LockListener {
 
         final AtomicInteger active = new AtomicInteger();
         final AtomicInteger waiting = new AtomicInteger();
-        final Timer acquired;
-        final Timer timedOut;
-        final Timer interrupted;
-        final Timer failed;
-        final Timer held;
+        final LockTimers timers;
         final Counter renewed;
         final Counter renewalLost;
         final Counter renewalFailed;
         final Counter lost;
 
-        LockMeters(MeterRegistry registry, Tags tags) {
-            acquired = acquireTimer(registry, tags, "acquired");
-            timedOut = acquireTimer(registry, tags, "timeout");
-            interrupted = acquireTimer(registry, tags, "interrupted");
-            failed = acquireTimer(registry, tags, "error");
-            held = Timer.builder("distlock.held").tags(tags)
-                    .description("How long locks were held, from first hold to last release")
-                    .register(registry);
+        /** @param timed whether to make the acquire and held timers, rather than leave them to observations */
+        LockMeters(MeterRegistry registry, Tags tags, boolean timed) {
+            timers = timed ? new RegisteredTimers(registry, tags) : LockTimers.NONE;
             renewed = renewals(registry, tags, "renewed");
             renewalLost = renewals(registry, tags, "lost");
             renewalFailed = renewals(registry, tags, "error");
@@ -188,15 +181,80 @@ public class DistLockMetrics implements MeterBinder, LockListener {
                     .description("Callers of this client waiting for a lock now").register(registry);
         }
 
-        private static Timer acquireTimer(MeterRegistry registry, Tags tags, String result) {
-            return Timer.builder("distlock.acquire").tags(tags).tag("result", result)
-                    .description("Time spent acquiring locks, by outcome")
-                    .register(registry);
-        }
-
         private static Counter renewals(MeterRegistry registry, Tags tags, String result) {
             return Counter.builder("distlock.watchdog.renewals").tags(tags).tag("result", result)
                     .description("Watchdog lease renewals, by outcome")
+                    .register(registry);
+        }
+    }
+
+    /** The acquire and held timers of one lock group and type. */
+    private interface LockTimers {
+
+        /** Where observations make the timers. */
+        LockTimers NONE = new LockTimers() {
+            @Override
+            public void recordAcquired(Duration duration) {
+            }
+
+            @Override
+            public void recordFailed(LockEvent.Failure failure, Duration duration) {
+            }
+
+            @Override
+            public void recordHeld(Duration duration) {
+            }
+        };
+
+        void recordAcquired(Duration duration);
+
+        void recordFailed(LockEvent.Failure failure, Duration duration);
+
+        void recordHeld(Duration duration);
+    }
+
+    /** The timers, registered. */
+    private static final class RegisteredTimers implements LockTimers {
+
+        private final Timer acquired;
+        private final Timer timedOut;
+        private final Timer interrupted;
+        private final Timer failed;
+        private final Timer held;
+
+        RegisteredTimers(MeterRegistry registry, Tags tags) {
+            acquired = acquireTimer(registry, tags, "acquired");
+            timedOut = acquireTimer(registry, tags, "timeout");
+            interrupted = acquireTimer(registry, tags, "interrupted");
+            failed = acquireTimer(registry, tags, "error");
+            held = Timer.builder("distlock.held").tags(tags)
+                    .description("How long locks were held, from first hold to last release")
+                    .register(registry);
+        }
+
+        @Override
+        public void recordAcquired(Duration duration) {
+            acquired.record(duration);
+        }
+
+        @Override
+        public void recordFailed(LockEvent.Failure failure, Duration duration) {
+            Timer timer = switch (failure) {
+                case TIMEOUT -> timedOut;
+                case INTERRUPTED -> interrupted;
+                case ERROR -> failed;
+            };
+            timer.record(duration);
+        }
+
+        @Override
+        public void recordHeld(Duration duration) {
+            held.record(duration);
+        }
+
+        private static Timer acquireTimer(MeterRegistry registry, Tags tags, String result) {
+            return Timer.builder("distlock.acquire").tags(tags).tag("result", result)
+                    .description("Time spent acquiring locks, by outcome")
                     .register(registry);
         }
     }

@@ -8,6 +8,7 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
+import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 import org.springframework.context.ApplicationContext;
 
 /**
@@ -45,6 +46,14 @@ public final class BootGeneration {
     public static Class<?>[] metricsAutoConfigurations() {
         return new Class<?>[] {MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
                 SimpleMetricsExportAutoConfiguration.class};
+    }
+
+    /**
+     * @return the auto-configurations that give an application an observation registry, whose
+     *         meter handler times observations when there is a meter registry too
+     */
+    public static Class<?>[] observationAutoConfigurations() {
+        return new Class<?>[] {ObservationAutoConfiguration.class};
     }
 
     /** @return distlock's health auto-configuration of this generation */
