@@ -46,6 +46,8 @@ public class DistLockProperties {
 
     private final ReplicaAck replicaAck = new ReplicaAck();
 
+    private final Metrics metrics = new Metrics();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -96,6 +98,10 @@ public class DistLockProperties {
 
     public ReplicaAck getReplicaAck() {
         return replicaAck;
+    }
+
+    public Metrics getMetrics() {
+        return metrics;
     }
 
     /** Where distlock's Redis is. Set at most one of url, sentinel.master and cluster.nodes. */
@@ -263,6 +269,24 @@ public class DistLockProperties {
 
         public void setTimeout(Duration timeout) {
             this.timeout = timeout;
+        }
+    }
+
+    /** The {@code distlock.*} meters. */
+    public static class Metrics {
+
+        /**
+         * Most distinct {@code name} tags the {@code distlock.*} meters get; the meters of further
+         * names are not registered, and one warning says so. Guards against names that carry keys.
+         */
+        private int maxNames = 100;
+
+        public int getMaxNames() {
+            return maxNames;
+        }
+
+        public void setMaxNames(int maxNames) {
+            this.maxNames = maxNames;
         }
     }
 

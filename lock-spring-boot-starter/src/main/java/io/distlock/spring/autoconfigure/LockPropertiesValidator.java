@@ -38,6 +38,11 @@ final class LockPropertiesValidator {
             throw new InvalidLockPropertyException("distlock.redis.timeout", "'" + timeout + "' is not positive",
                     "Set how long to wait for one Redis answer, e.g. 5s.");
         }
+        int maxNames = properties.getMetrics().getMaxNames();
+        if (maxNames < 1) {
+            throw new InvalidLockPropertyException("distlock.metrics.max-names", "'" + maxNames + "' is not positive",
+                    "Set how many distinct lock names the distlock.* meters may have, e.g. 100 (the default).");
+        }
         DistLockProperties.ReplicaAck ack = properties.getReplicaAck();
         if (ack.getReplicas() < 0) {
             throw new InvalidLockPropertyException("distlock.replica-ack.replicas", "'" + ack.getReplicas()

@@ -2,8 +2,10 @@ package io.distlock.spring.metrics;
 
 import io.distlock.core.LockClient;
 import io.distlock.spring.autoconfigure.DistLockAutoConfiguration;
+import io.distlock.spring.autoconfigure.DistLockProperties;
 import io.distlock.spring.autoconfigure.RedLockNodes;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.config.MeterFilter;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -39,5 +41,16 @@ public class DistLockMetricsAutoConfiguration {
     public DistLockMetrics distLockMetrics(LockClient client, ObjectProvider<RedLockNodes> nodes) {
         RedLockNodes masters = nodes.getIfAvailable();
         return new DistLockMetrics(client, masters == null ? List.of() : masters.clients());
+    }
+
+    /**
+     * Spring Boot applies it to the application's meter registries.
+     *
+     * @param properties {@code distlock.metrics.max-names}
+     * @return the cap on distinct {@code name} tags of the {@code distlock.*} meters
+     */
+    @Bean
+    public MeterFilter distLockNameLimit(DistLockProperties properties) {
+        return LockNameLimit.of(properties.getMetrics().getMaxNames());
     }
 }

@@ -3,6 +3,7 @@ package io.distlock.spring.metrics;
 import io.distlock.core.LockAcquisitionException;
 import io.distlock.core.LockException;
 import io.distlock.core.LockLostException;
+import io.distlock.core.LockTemplate;
 import io.distlock.spring.BootGeneration;
 import io.distlock.spring.DistributedLock;
 import io.distlock.spring.autoconfigure.DistLockAutoConfiguration;
@@ -21,14 +22,18 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
 
 import static io.distlock.test.Polling.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -220,6 +225,51 @@ class DistLockMetricsTest {
                 .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(DistLockMetrics.class));
         runner.withPropertyValues("distlock.enabled=false")
                 .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(DistLockMetrics.class));
+    }
+
+    @Test
+    void pastTheLimitOfNamesFurtherNamesGetNoMetersAndOneWarning() {
+        List<String> warnings = new CopyOnWriteArrayList<>();
+        Handler handler = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                warnings.add(record.getMessage());
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        java.util.logging.Logger log = java.util.logging.Logger.getLogger(LockNameLimit.class.getName());
+        log.addHandler(handler);
+        try {
+            runner.withPropertyValues("distlock.metrics.max-names=1").run(context -> {
+                MeterRegistry registry = context.getBean(MeterRegistry.class);
+                LockTemplate template = context.getBean(LockTemplate.class);
+                assertThat(context.getBean(Payments.class).quick("1")).isEqualTo("1");
+                template.run("report:daily", Duration.ZERO, null, () -> { });
+                template.run("export:weekly", Duration.ZERO, null, () -> { });
+
+                assertThat(registry.getMeters()).filteredOn(m -> m.getId().getName().startsWith("distlock."))
+                        .extracting(m -> m.getId().getTag("name"))
+                        .as("the first name is measured, no other").containsOnly("orders.pay", null);
+                assertThat(acquire(registry, "acquired").count()).isEqualTo(1);
+            });
+        } finally {
+            log.removeHandler(handler);
+        }
+        assertThat(warnings).singleElement().asString()
+                .contains("distlock.metrics.max-names", "'report'");
+    }
+
+    @Test
+    void aLimitOfNamesBelowOneStopsStartupNamingTheProperty() {
+        runner.withPropertyValues("distlock.metrics.max-names=0").run(context -> assertThat(context).hasFailed()
+                .getFailure().rootCause().hasMessageContaining("distlock.metrics.max-names"));
     }
 
     static <T> T call(Callable<T> action) {
