@@ -40,7 +40,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * the tests check each observation is stopped exactly once, which Micrometer's own test registry
  * does not count.
  */
-@Timeout(120)
+@Timeout(60)
 class ObservationTest {
 
     private static final String ACQUIRE = "distlock.acquire";
@@ -144,6 +144,29 @@ class ObservationTest {
     }
 
     @Test
+    void aHoldIsStoppedEvenWhenReportingItsLossFails() {
+        registry.observationConfig().observationHandler(new ObservationHandler<>() {
+            @Override
+            public void onError(Observation.Context context) {
+                throw new IllegalStateException("a handler's bug, on an error");
+            }
+
+            @Override
+            public boolean supportsContext(Observation.Context context) {
+                return true;
+            }
+        });
+        Duration watchdog = Duration.ofSeconds(1);
+        RedisLock lock = observedClient(b -> b.watchdogTimeout(watchdog)).getLock("lost-badly");
+        lock.lock();
+
+        redis.flushAll();
+        awaitTrue("the hold's observation ends", watchdog.multipliedBy(10), () -> recorded.stops(HELD) == 1);
+        assertThatThrownBy(lock::unlock).isInstanceOf(LockLostException.class);
+        recorded.assertEachStoppedOnce();
+    }
+
+    @Test
     void aClientReportsItsLocksUnderTheTypeItWasGiven() {
         RecordingListener events = new RecordingListener();
         RedisLock lock = observedClient(b -> b.reportedLockType(RedLock.LOCK_TYPE).listener(events)).getLock("job");
@@ -180,6 +203,37 @@ class ObservationTest {
         public KeyValues getLowCardinalityKeyValues(LockObservationContext context) {
             return super.getLowCardinalityKeyValues(context).and("team", "orders");
         }
+    }
+
+    @Test
+    void aHandlerThatThrowsNeverStopsTheLock() throws InterruptedException {
+        ObservationRegistry failing = ObservationRegistry.create();
+        failing.observationConfig().observationHandler(new ObservationHandler<>() {
+            @Override
+            public void onStart(Observation.Context context) {
+                if (context.getName().equals(HELD)) {
+                    throw new IllegalStateException("a handler's bug, at the start of a hold");
+                }
+            }
+
+            @Override
+            public void onStop(Observation.Context context) {
+                throw new IllegalStateException("a handler's bug, at the end of " + context.getName());
+            }
+
+            @Override
+            public boolean supportsContext(Observation.Context context) {
+                return true;
+            }
+        });
+        LockClient client = clients.open(redis.server(), b -> b.observationRegistry(failing));
+        RedisLock lock = client.getLock("guarded");
+
+        assertThat(lock.tryLock(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(client.getLock("guarded").isHeldByCurrentThread()).isTrue();
+        assertThat(client.watchdogHoldCount()).as("the hold is renewed").isEqualTo(1);
+        lock.unlock();
+        assertThat(client.getLock("guarded").isLocked()).isFalse();
     }
 
     @Test

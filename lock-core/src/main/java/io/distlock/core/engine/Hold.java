@@ -2,6 +2,7 @@ package io.distlock.core.engine;
 
 import java.util.ArrayDeque;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * What this client knows about one holder's holds of one lock: the id of each hold Redis
@@ -51,8 +52,11 @@ public final class Hold {
     private long unconfirmedSinceNanos;
     private volatile boolean lost;
     private volatile long lostNanos;
-    /** The first hold's observation; set before the hold is tracked, so before it can end. */
-    private volatile LockObservations.HoldObservation observation = LockObservations.HoldObservation.NONE;
+    /**
+     * The observation of this hold, from first hold to its end: {@code null} until it starts,
+     * {@link Ended} once the hold ended (if before it started, it is ended as soon as it starts).
+     */
+    private final AtomicReference<LockObservations.HoldObservation> observation = new AtomicReference<>();
 
     Hold(LockId id, LockKeys keys, String holderId, LockProtocol protocol, boolean watchdog, long leaseMillis,
          String holdId, long token, int handOffs) {
@@ -268,14 +272,47 @@ public final class Hold {
         return held.contains(holdId) || unconfirmed.contains(holdId);
     }
 
-    /** @return the observation of this hold, from first hold to last release or loss */
-    LockObservations.HoldObservation observation() {
-        return observation;
+    /**
+     * @param started the observation of this hold, started as it began; ended at once if the hold
+     *                ended meanwhile (an overlapping acquisition of the holder found it lost, or
+     *                the client was closed)
+     */
+    void observedBy(LockObservations.HoldObservation started) {
+        if (!observation.compareAndSet(null, started) && observation.get() instanceof Ended ended) {
+            started.ended(ended.lost());
+        }
     }
 
-    /** @param observation the observation of this hold, started as it began */
-    void observedBy(LockObservations.HoldObservation observation) {
-        this.observation = observation;
+    /**
+     * The hold ended: its observation ends, once, however often this is called.
+     *
+     * @param lost whether its lease was lost rather than released
+     */
+    void observationEnded(boolean lost) {
+        LockObservations.HoldObservation before = observation.getAndUpdate(o -> o instanceof Ended ? o : new Ended(lost));
+        if (before != null && !(before instanceof Ended)) {
+            before.ended(lost);
+        }
+    }
+
+    /** @param cause why a renewal of the hold failed, reported on its observation while it lasts */
+    void observationRenewalFailed(Throwable cause) {
+        LockObservations.HoldObservation current = observation.get();
+        if (current != null && !(current instanceof Ended)) {
+            current.renewalFailed(cause);
+        }
+    }
+
+    /** How the hold ended, in place of its observation once ended. */
+    private record Ended(boolean lost) implements LockObservations.HoldObservation {
+
+        @Override
+        public void renewalFailed(Throwable cause) {
+        }
+
+        @Override
+        public void ended(boolean lostAgain) {
+        }
     }
 
     /** @return whether the lease was found lost */

@@ -405,7 +405,10 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
             }
         }
         if (began[0]) {
-            hold.observedBy(observation.holdStarted());  // before tracking: nothing can end it before
+            hold.observedBy(observation.holdStarted());
+            if (closed.get()) {
+                hold.observationEnded(false);  // close() may have looked at the holds before this one
+            }
         }
         track(hold);  // also re-arms a hold whose last release was never confirmed
         return hold;
@@ -614,6 +617,6 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
         watchdog.close();
         subscriptions.close();
         // No longer kept by this client: their observations end here, their leases in Redis.
-        holds.values().forEach(hold -> hold.observation().ended(false));
+        holds.values().forEach(hold -> hold.observationEnded(false));
     }
 }

@@ -135,7 +135,7 @@ public final class LockEvents implements AutoCloseable {
     /** @param remaining the holder's holds left; 0 ends the hold's observation */
     void released(Hold hold, int remaining) {
         if (remaining == 0) {
-            hold.observation().ended(false);
+            hold.observationEnded(false);
         }
         fire(LockListener::onReleased, () -> event(hold, remaining,
                 remaining == 0 ? since(hold.acquiredNanos()) : Duration.ZERO, false, null));
@@ -146,7 +146,7 @@ public final class LockEvents implements AutoCloseable {
     }
 
     void renewalFailed(Hold hold, Throwable cause) {
-        hold.observation().renewalFailed(cause);
+        hold.observationRenewalFailed(cause);
         fire(LockListener::onRenewalFailed, () -> event(hold, hold.count(), Duration.ZERO, false, cause));
     }
 
@@ -155,7 +155,7 @@ public final class LockEvents implements AutoCloseable {
     }
 
     void lost(Hold hold) {
-        hold.observation().ended(true);
+        hold.observationEnded(true);
         fire(LockListener::onLost, () -> event(hold, 0, Duration.ZERO, false, null));
     }
 

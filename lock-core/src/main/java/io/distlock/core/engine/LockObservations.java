@@ -8,7 +8,8 @@ import io.distlock.core.LockEvent;
  * the client was given a registry. Unlike {@link io.distlock.core.LockListener}s, which hear of
  * things after the fact on the client's own thread, these are called as things happen: an
  * acquisition is reported on the caller's thread as it starts, so its observation is a child of
- * the caller's. Implementations must be quick and must not block.
+ * the caller's. Implementations must be quick, must not block (many calls come on Redis I/O
+ * threads) and must not throw: the engine's step that reports goes on regardless.
  */
 public interface LockObservations {
 
@@ -85,7 +86,7 @@ public interface LockObservations {
         void renewalFailed(Throwable cause);
 
         /**
-         * The hold ended; only the first call counts.
+         * The hold ended; called once.
          *
          * @param lost whether its lease was lost rather than released
          */

@@ -25,6 +25,14 @@ public class DefaultLockObservationConvention implements ObservationConvention<L
 
     private final LockObservationContext.Kind kind;
 
+    /**
+     * @param kind acquisition or hold
+     * @return the default convention of that kind's observations
+     */
+    public static DefaultLockObservationConvention of(LockObservationContext.Kind kind) {
+        return kind == LockObservationContext.Kind.ACQUIRE ? ACQUIRE : HELD;
+    }
+
     /** @param kind the observations this convention names */
     protected DefaultLockObservationConvention(LockObservationContext.Kind kind) {
         this.kind = kind;

@@ -8,7 +8,7 @@ import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 
 import java.util.Locale;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 /**
  * Observes the engine's acquisitions and holds with Micrometer:
@@ -21,9 +21,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *       error; each failed renewal is an event ({@value #RENEWAL_FAILED}) on it.</li>
  * </ul>
  * Observations are started on the caller's thread and stopped wherever the outcome is known,
- * often a Redis I/O thread; no scope is opened there.
+ * often a Redis I/O thread, so handlers must be quick; no scope is opened there. A handler that
+ * throws is logged and otherwise ignored: the lock's own step, which reported to it, goes on, and
+ * an observation is stopped even when reporting its error failed.
  */
 public final class MicrometerLockObservations implements LockObservations {
+
+    private static final System.Logger LOG = System.getLogger(MicrometerLockObservations.class.getName());
 
     /** The name of the event a failed renewal adds to the hold's observation. */
     public static final String RENEWAL_FAILED = "renewal.failed";
@@ -36,19 +40,74 @@ public final class MicrometerLockObservations implements LockObservations {
 
     /**
      * @param registry the registry, or {@code null}
-     * @return observations in that registry; {@link LockObservations#NONE} for none or the no-op one
+     * @return observations in that registry (handlers added to it later count too);
+     *         {@link LockObservations#NONE} for none or {@link ObservationRegistry#NOOP}
      */
     public static LockObservations of(ObservationRegistry registry) {
-        return registry == null || registry.isNoop() ? NONE : new MicrometerLockObservations(registry);
+        return registry == null || registry == ObservationRegistry.NOOP ? NONE
+                : new MicrometerLockObservations(registry);
     }
 
     @Override
     public AcquisitionObservation acquisitionStarted(LockId id, String type) {
-        Observation parent = registry.getCurrentObservation();
-        Observation acquire = Observation.createNotStarted(null, DefaultLockObservationConvention.ACQUIRE,
-                () -> new LockObservationContext(LockObservationContext.Kind.ACQUIRE, id.name(), id.group(), type),
-                registry).start();
-        return new Acquisition(id, type, parent, acquire);
+        Observation parent;
+        try {
+            parent = registry.getCurrentObservation();
+        } catch (Throwable e) {
+            handlerFailed("find the caller's observation for", id, e);
+            parent = null;
+        }
+        Observation acquire = start(LockObservationContext.Kind.ACQUIRE, id, type, parent);
+        return acquire == null ? AcquisitionObservation.NONE : new Acquisition(id, type, parent, acquire);
+    }
+
+    /**
+     * @param parent the observation it belongs under, also when started on another thread
+     * @return the observation, started; {@code null} if it could not be
+     */
+    private Observation start(LockObservationContext.Kind kind, LockId id, String type, Observation parent) {
+        Observation observation;
+        try {
+            observation = Observation.createNotStarted(null, DefaultLockObservationConvention.of(kind),
+                    () -> new LockObservationContext(kind, id.name(), id.group(), type), registry);
+            observation.parentObservation(parent);
+        } catch (Throwable e) {
+            handlerFailed("create the " + kind.observationName() + " observation of", id, e);
+            return null;
+        }
+        try {
+            return observation.start();
+        } catch (Throwable e) {
+            handlerFailed("start the " + kind.observationName() + " observation of", id, e);
+            // The handlers that did start (a long task timer, a span) must not run on forever.
+            guarded("stop the " + kind.observationName() + " observation of", id, observation::stop);
+            return null;
+        }
+    }
+
+    /**
+     * Stops an observation, with its error if any: stopped even if reporting the error fails.
+     *
+     * @param describe sets what the observation says about its end, before it stops
+     */
+    private static void stop(Observation observation, LockId id, Consumer<Observation> describe) {
+        String what = observation.getContext().getName();
+        guarded("describe the end of the " + what + " observation of", id, () -> describe.accept(observation));
+        guarded("stop the " + what + " observation of", id, observation::stop);
+    }
+
+    /** Runs one step of an observation; a handler that throws is logged, and the engine goes on. */
+    private static void guarded(String step, LockId id, Runnable action) {
+        try {
+            action.run();
+        } catch (Throwable e) {
+            handlerFailed(step, id, e);
+        }
+    }
+
+    private static void handlerFailed(String step, LockId id, Throwable e) {
+        LOG.log(System.Logger.Level.WARNING, "An observation handler failed to " + step + " lock '" + id.name()
+                + "'; the lock is not affected", e);
     }
 
     private final class Acquisition implements AcquisitionObservation {
@@ -67,12 +126,9 @@ public final class MicrometerLockObservations implements LockObservations {
 
         @Override
         public HoldObservation holdStarted() {
-            Observation held = Observation.createNotStarted(null, DefaultLockObservationConvention.HELD,
-                    () -> new LockObservationContext(LockObservationContext.Kind.HELD, id.name(), id.group(), type),
-                    registry);
             // Started on whichever thread got the lock: its parent is the caller's, not that thread's.
-            held.parentObservation(parent);
-            return new Held(id, held.start());
+            Observation held = start(LockObservationContext.Kind.HELD, id, type, parent);
+            return held == null ? HoldObservation.NONE : new Held(id, held);
         }
 
         @Override
@@ -86,13 +142,14 @@ public final class MicrometerLockObservations implements LockObservations {
         }
 
         private void end(String result, Throwable cause) {
-            if (acquire.getContext() instanceof LockObservationContext context) {
-                context.setResult(result);
-            }
-            if (cause != null) {
-                acquire.error(cause);
-            }
-            acquire.stop();
+            stop(acquire, id, observation -> {
+                if (observation.getContext() instanceof LockObservationContext context) {
+                    context.setResult(result);
+                }
+                if (cause != null) {
+                    observation.error(cause);
+                }
+            });
         }
     }
 
@@ -100,7 +157,6 @@ public final class MicrometerLockObservations implements LockObservations {
 
         private final LockId id;
         private final Observation held;
-        private final AtomicBoolean ended = new AtomicBoolean();
 
         Held(LockId id, Observation held) {
             this.id = id;
@@ -109,21 +165,18 @@ public final class MicrometerLockObservations implements LockObservations {
 
         @Override
         public void renewalFailed(Throwable cause) {
-            if (!ended.get()) {
-                held.event(Observation.Event.of(RENEWAL_FAILED, "Lease renewal failed: " + cause));
-            }
+            guarded("report a failed renewal of", id,
+                    () -> held.event(Observation.Event.of(RENEWAL_FAILED, "Lease renewal failed: " + cause)));
         }
 
         @Override
         public void ended(boolean lost) {
-            if (!ended.compareAndSet(false, true)) {
-                return;
-            }
-            if (lost) {
-                held.error(new LockLostException(id.name(), "The lease of lock '" + id.name()
-                        + "' was lost while held (it expired or was deleted)"));
-            }
-            held.stop();
+            stop(held, id, observation -> {
+                if (lost) {
+                    observation.error(new LockLostException(id.name(), "The lease of lock '" + id.name()
+                            + "' was lost while held (it expired or was deleted)"));
+                }
+            });
         }
     }
 }
