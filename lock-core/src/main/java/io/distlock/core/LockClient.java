@@ -578,10 +578,11 @@ public final class LockClient implements AutoCloseable {
          * Reports acquisitions and holds as Micrometer Observations in this registry:
          * {@code distlock.acquire}, from the start of an acquisition on the caller's thread (under
          * the caller's current observation) to its outcome, and {@code distlock.held}, from a first
-         * hold to its last release or loss (see {@link io.distlock.core.observation}). Needs
+         * hold to its last release or loss (see {@link io.distlock.core.observation}). Observations
+         * often end on Redis I/O threads: the registry's handlers must be quick. Needs
          * {@code io.micrometer:micrometer-observation} on the classpath.
          *
-         * @param registry the registry; {@code null} or the no-op registry observes nothing
+         * @param registry the registry; {@code null} or {@link ObservationRegistry#NOOP} observes nothing
          * @return this builder
          */
         public Builder observationRegistry(ObservationRegistry registry) {

@@ -1,5 +1,6 @@
 package io.distlock.spring;
 
+import io.distlock.core.LockClient;
 import io.distlock.spring.autoconfigure.DistLockAutoConfiguration;
 import io.distlock.spring.metrics.DistLockMetricsAutoConfiguration;
 import io.distlock.test.RedisExtension;
@@ -131,6 +132,25 @@ class LockTypesTest {
             assertThat(registry.get("distlock.acquire").tag("name", "Prices.redlock").tag("type", "red_lock")
                     .tag("result", "acquired").timer().count()).as("one per master").isEqualTo(3);
         });
+    }
+
+    @Test
+    void redLockHoldsAreTimedOnceWhenOnlyTheMastersAreObserved() {
+        // The application's own client has no observation registry; the starter's RedLock masters do.
+        runner.withConfiguration(AutoConfigurations.of(BootGeneration.observationAutoConfigurations()))
+                .withBean(LockClient.class, () -> LockClient.builder().redisUri(redis.server(0).uri()).build(),
+                        definition -> definition.setDestroyMethodName("close"))
+                .run(context -> {
+                    assertThat(context.getBean(Prices.class).redlock("weekly")).isEqualTo(3);
+
+                    assertThat(context.getBean(MeterRegistry.class).find("distlock.acquire")
+                            .tag("name", "Prices.redlock").tag("result", "acquired").timers())
+                            .as("made once, from the masters' observations").singleElement().satisfies(timer -> {
+                                assertThat(timer.count()).as("one per master").isEqualTo(3);
+                                assertThat(timer.getId().getTag("type")).isEqualTo("red_lock");
+                                assertThat(timer.getId().getTag("error")).isEqualTo("none");
+                            });
+                });
     }
 
     private static String type(MeterRegistry registry, String name) {

@@ -11,7 +11,6 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -36,7 +35,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The {@code name} tag is the lock's group ({@link LockEvent#group()}): the annotation's static
  * name, never the resolved key, so the number of series stays bounded.
  */
-public class DistLockMetrics implements MeterBinder, LockListener {
+public class DistLockMetrics implements MeterBinder {
 
     private static final System.Logger LOG = System.getLogger(DistLockMetrics.class.getName());
 
@@ -56,10 +55,8 @@ public class DistLockMetrics implements MeterBinder, LockListener {
 
     /**
      * @param client         the client whose locks are measured
-     * @param redLockMasters the clients of RedLock's masters: their holds are counted under the
-     *                       type those clients report, {@value #RED_LOCK_TYPE} when built with
-     *                       {@code reportedLockType(RedLock.LOCK_TYPE)} (as the starter builds them),
-     *                       one per master a RedLock call involves; observed like {@code client}
+     * @param redLockMasters the clients of RedLock's masters: their holds are counted with type
+     *                       {@value #RED_LOCK_TYPE}, one per master a RedLock call involves
      */
     public DistLockMetrics(LockClient client, List<LockClient> redLockMasters) {
         this.client = client;
@@ -67,7 +64,7 @@ public class DistLockMetrics implements MeterBinder, LockListener {
     }
 
     /**
-     * Registers the meters with a registry and starts listening to the client. Binds once (a
+     * Registers the meters with a registry and starts listening to the clients. Binds once (a
      * second call is logged and ignored, so events are never counted twice): to publish to several
      * registries, bind a {@code CompositeMeterRegistry}, as Spring Boot does.
      */
@@ -82,74 +79,95 @@ public class DistLockMetrics implements MeterBinder, LockListener {
         Gauge.builder("distlock.watchdog.locks", this, DistLockMetrics::watchdogHolds)
                 .description("Holds whose lease the watchdog keeps renewing")
                 .register(registry);
-        client.addListener(this);
-        redLockMasters.forEach(master -> master.addListener(this));
-    }
-
-    @Override
-    public void onWaiting(LockEvent event) {
-        meters(event).waiting.incrementAndGet();
-    }
-
-    @Override
-    public void onAcquired(LockEvent event) {
-        LockMeters m = meters(event);
-        if (event.waited()) {
-            m.waiting.decrementAndGet();
-        }
-        if (event.holdCount() == 1) {
-            m.active.incrementAndGet();
-        }
-        m.timers.recordAcquired(event.duration());
-    }
-
-    @Override
-    public void onAcquireFailed(LockEvent event) {
-        LockMeters m = meters(event);
-        if (event.waited()) {
-            m.waiting.decrementAndGet();
-        }
-        m.timers.recordFailed(event.failure(), event.duration());
-    }
-
-    @Override
-    public void onReleased(LockEvent event) {
-        if (event.holdCount() == 0) {
-            LockMeters m = meters(event);
-            m.active.decrementAndGet();
-            m.timers.recordHeld(event.duration());
-        }
-    }
-
-    @Override
-    public void onRenewed(LockEvent event) {
-        meters(event).renewed.increment();
-    }
-
-    @Override
-    public void onRenewalFailed(LockEvent event) {
-        meters(event).renewalFailed.increment();
-    }
-
-    @Override
-    public void onRenewalLost(LockEvent event) {
-        meters(event).renewalLost.increment();
-    }
-
-    @Override
-    public void onLost(LockEvent event) {
-        LockMeters m = meters(event);
-        m.active.decrementAndGet();
-        m.lost.increment();
+        client.addListener(new ClientEvents(client, null));
+        redLockMasters.forEach(master -> master.addListener(new ClientEvents(master, RED_LOCK_TYPE)));
     }
 
     private double watchdogHolds() {
         return client.watchdogHoldCount() + redLockMasters.stream().mapToInt(LockClient::watchdogHoldCount).sum();
     }
 
-    private LockMeters meters(LockEvent event) {
-        return meters.computeIfAbsent(new MeterKey(event.group(), event.lockType()),
-                key -> new LockMeters(registry, Tags.of("name", key.name(), "type", key.type()), !client.isObserved()));
+    /**
+     * The events of one client, counted under the type given or each event's own; timed here
+     * only if that client is not observed (then its observations are).
+     */
+    private final class ClientEvents implements LockListener {
+
+        private final boolean timed;
+        private final String type;
+
+        ClientEvents(LockClient source, String type) {
+            this.timed = !source.isObserved();
+            this.type = type;
+        }
+
+        @Override
+        public void onWaiting(LockEvent event) {
+            meters(event).waiting.incrementAndGet();
+        }
+
+        @Override
+        public void onAcquired(LockEvent event) {
+            LockMeters m = meters(event);
+            if (event.waited()) {
+                m.waiting.decrementAndGet();
+            }
+            if (event.holdCount() == 1) {
+                m.active.incrementAndGet();
+            }
+            if (timed) {
+                m.timers().acquired.record(event.duration());
+            }
+        }
+
+        @Override
+        public void onAcquireFailed(LockEvent event) {
+            LockMeters m = meters(event);
+            if (event.waited()) {
+                m.waiting.decrementAndGet();
+            }
+            if (timed) {
+                m.timers().failed(event.failure()).record(event.duration());
+            }
+        }
+
+        @Override
+        public void onReleased(LockEvent event) {
+            if (event.holdCount() == 0) {
+                LockMeters m = meters(event);
+                m.active.decrementAndGet();
+                if (timed) {
+                    m.timers().held.record(event.duration());
+                }
+            }
+        }
+
+        @Override
+        public void onRenewed(LockEvent event) {
+            meters(event).renewed.increment();
+        }
+
+        @Override
+        public void onRenewalFailed(LockEvent event) {
+            meters(event).renewalFailed.increment();
+        }
+
+        @Override
+        public void onRenewalLost(LockEvent event) {
+            meters(event).renewalLost.increment();
+        }
+
+        @Override
+        public void onLost(LockEvent event) {
+            LockMeters m = meters(event);
+            m.active.decrementAndGet();
+            m.lost.increment();
+        }
+
+        private LockMeters meters(LockEvent event) {
+            return meters.computeIfAbsent(new MeterKey(event.group(), type != null ? type : event.lockType()),
+                    key -> new LockMeters(registry, Tags.of("name", key.name(), "type", key.type())));
+        }
     }
 
     private record MeterKey(String name, String type) {
@@ -160,15 +178,17 @@ public class DistLockMetrics implements MeterBinder, LockListener {
 
         final AtomicInteger active = new AtomicInteger();
         final AtomicInteger waiting = new AtomicInteger();
-        final LockTimers timers;
         final Counter renewed;
         final Counter renewalLost;
         final Counter renewalFailed;
         final Counter lost;
+        private final MeterRegistry registry;
+        private final Tags tags;
+        private volatile Timers timers;
 
-        /** @param timed whether to make the acquire and held timers, rather than leave them to observations */
-        LockMeters(MeterRegistry registry, Tags tags, boolean timed) {
-            timers = timed ? new RegisteredTimers(registry, tags) : LockTimers.NONE;
+        LockMeters(MeterRegistry registry, Tags tags) {
+            this.registry = registry;
+            this.tags = tags;
             renewed = renewals(registry, tags, "renewed");
             renewalLost = renewals(registry, tags, "lost");
             renewalFailed = renewals(registry, tags, "error");
@@ -181,6 +201,20 @@ public class DistLockMetrics implements MeterBinder, LockListener {
                     .description("Callers of this client waiting for a lock now").register(registry);
         }
 
+        /** @return the acquire and held timers, registered at their first use (never, for an observed client) */
+        Timers timers() {
+            Timers made = timers;
+            if (made == null) {
+                synchronized (this) {
+                    if (timers == null) {
+                        timers = new Timers(registry, tags);
+                    }
+                    made = timers;
+                }
+            }
+            return made;
+        }
+
         private static Counter renewals(MeterRegistry registry, Tags tags, String result) {
             return Counter.builder("distlock.watchdog.renewals").tags(tags).tag("result", result)
                     .description("Watchdog lease renewals, by outcome")
@@ -189,67 +223,30 @@ public class DistLockMetrics implements MeterBinder, LockListener {
     }
 
     /** The acquire and held timers of one lock group and type. */
-    private interface LockTimers {
+    private static final class Timers {
 
-        /** Where observations make the timers. */
-        LockTimers NONE = new LockTimers() {
-            @Override
-            public void recordAcquired(Duration duration) {
-            }
-
-            @Override
-            public void recordFailed(LockEvent.Failure failure, Duration duration) {
-            }
-
-            @Override
-            public void recordHeld(Duration duration) {
-            }
-        };
-
-        void recordAcquired(Duration duration);
-
-        void recordFailed(LockEvent.Failure failure, Duration duration);
-
-        void recordHeld(Duration duration);
-    }
-
-    /** The timers, registered. */
-    private static final class RegisteredTimers implements LockTimers {
-
-        private final Timer acquired;
+        final Timer acquired;
+        final Timer held;
         private final Timer timedOut;
         private final Timer interrupted;
-        private final Timer failed;
-        private final Timer held;
+        private final Timer error;
 
-        RegisteredTimers(MeterRegistry registry, Tags tags) {
+        Timers(MeterRegistry registry, Tags tags) {
             acquired = acquireTimer(registry, tags, "acquired");
             timedOut = acquireTimer(registry, tags, "timeout");
             interrupted = acquireTimer(registry, tags, "interrupted");
-            failed = acquireTimer(registry, tags, "error");
+            error = acquireTimer(registry, tags, "error");
             held = Timer.builder("distlock.held").tags(tags)
                     .description("How long locks were held, from first hold to last release")
                     .register(registry);
         }
 
-        @Override
-        public void recordAcquired(Duration duration) {
-            acquired.record(duration);
-        }
-
-        @Override
-        public void recordFailed(LockEvent.Failure failure, Duration duration) {
-            Timer timer = switch (failure) {
+        Timer failed(LockEvent.Failure failure) {
+            return switch (failure) {
                 case TIMEOUT -> timedOut;
                 case INTERRUPTED -> interrupted;
-                case ERROR -> failed;
+                case ERROR -> error;
             };
-            timer.record(duration);
-        }
-
-        @Override
-        public void recordHeld(Duration duration) {
-            held.record(duration);
         }
 
         private static Timer acquireTimer(MeterRegistry registry, Tags tags, String result) {

@@ -1,5 +1,6 @@
 package io.distlock.spring.metrics;
 
+import io.distlock.core.LockClient;
 import io.distlock.core.LockLostException;
 import io.distlock.spring.BootGeneration;
 import io.micrometer.core.instrument.LongTaskTimer;
@@ -84,6 +85,21 @@ class ObservedLockMetricsTest extends DistLockMetricsTest {
                             assertThat(made.getId().getTag("error")).isEqualTo("none");
                         });
             }
+        });
+    }
+
+    @Test
+    void anApplicationsOwnClientWithoutTheRegistryIsTimedByTheBinderInstead() {
+        runner.withBean(LockClient.class, () -> LockClient.builder().redisUri(redis.server().uri()).build(),
+                definition -> definition.setDestroyMethodName("close")).run(context -> {
+            assertThat(context.getBean(Payments.class).quick("4")).isEqualTo("4");
+
+            assertThat(context.getBean(SimpleTracer.class).getSpans()).as("not observed").isEmpty();
+            assertThat(context.getBean(MeterRegistry.class).find("distlock.acquire").tag("result", "acquired").timers())
+                    .as("made by the binder, once").singleElement().satisfies(made -> {
+                        assertThat(made.count()).isEqualTo(1);
+                        assertThat(made.getId().getTag("error")).isNull();
+                    });
         });
     }
 
