@@ -21,8 +21,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -104,6 +106,19 @@ class ObservationTest {
                 .hasLowCardinalityKeyValue("result", "timeout")
                 .doesNotHaveParentObservation()
                 .hasBeenStopped();
+        recorded.assertEachStoppedOnce();
+    }
+
+    @Test
+    void aRedisFailureIsTheAcquisitionsErrorAsRedisGaveIt() {
+        RedisLock lock = observedClient(b -> { }).getLock("unreachable");
+        redis.server().stop();
+
+        assertThatThrownBy(() -> lock.tryLock(0, TimeUnit.SECONDS)).isInstanceOf(LockException.class);
+
+        assertThat(registry).hasObservationWithNameEqualTo(ACQUIRE).that()
+                .hasLowCardinalityKeyValue("result", "error")
+                .assertThatError().isNotNull().isNotInstanceOfAny(CompletionException.class, ExecutionException.class);
         recorded.assertEachStoppedOnce();
     }
 

@@ -128,7 +128,11 @@ final class Acquisition {
         try {
             acquisition.begin(waitMillis != 0);
         } catch (RuntimeException | Error e) {
-            acquisition.finish(LockEvent.Failure.ERROR, e);  // ends what was started: its observation
+            try {
+                acquisition.finish(LockEvent.Failure.ERROR, e);  // ends what was started: its observation
+            } catch (RuntimeException | Error alsoFailed) {
+                e.addSuppressed(alsoFailed);
+            }
             throw e;
         }
         return acquisition;
@@ -359,8 +363,9 @@ final class Acquisition {
         if (!state.compareAndSet(RUNNING, DONE)) {
             return;
         }
-        observation.failed(failure, error);
-        engine.events().acquireFailed(id, protocol, holderId, startNanos, waited(), failure, error);
+        Throwable cause = error == null ? null : RedisFailures.unwrap(error);  // what Redis said, not a wrapper
+        observation.failed(failure, cause);
+        engine.events().acquireFailed(id, protocol, holderId, startNanos, waited(), failure, cause);
         RuntimeException failed = error == null ? null : RedisFailures.translate("acquire lock '" + id.name() + "'", error);
         engine.events().delivered().thenRun(() -> {
             if (failed != null) {

@@ -8,6 +8,7 @@ import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
@@ -23,11 +24,14 @@ import java.util.function.Consumer;
  * Observations are started on the caller's thread and stopped wherever the outcome is known,
  * often a Redis I/O thread, so handlers must be quick; no scope is opened there. A handler that
  * throws is logged and otherwise ignored: the lock's own step, which reported to it, goes on, and
- * an observation is stopped even when reporting its error failed.
+ * an observation is stopped even when reporting its error failed. A start that fails half-way is
+ * stopped at once, as far as Micrometer lets it: a handler that throws on stop keeps the handlers
+ * after it from stopping.
  */
 public final class MicrometerLockObservations implements LockObservations {
 
     private static final System.Logger LOG = System.getLogger(MicrometerLockObservations.class.getName());
+    private static final AtomicBoolean WARNED = new AtomicBoolean();
 
     /** The name of the event a failed renewal adds to the hold's observation. */
     public static final String RENEWAL_FAILED = "renewal.failed";
@@ -105,9 +109,12 @@ public final class MicrometerLockObservations implements LockObservations {
         }
     }
 
+    /** Warns of the first failure with its stack trace; later ones, which may come per call, at debug level. */
     private static void handlerFailed(String step, LockId id, Throwable e) {
-        LOG.log(System.Logger.Level.WARNING, "An observation handler failed to " + step + " lock '" + id.name()
-                + "'; the lock is not affected", e);
+        boolean first = WARNED.compareAndSet(false, true);
+        LOG.log(first ? System.Logger.Level.WARNING : System.Logger.Level.DEBUG, "An observation handler failed to "
+                + step + " lock '" + id.name() + "'; the lock is not affected"
+                + (first ? " (further failures are logged at debug level)" : ""), e);
     }
 
     private final class Acquisition implements AcquisitionObservation {
