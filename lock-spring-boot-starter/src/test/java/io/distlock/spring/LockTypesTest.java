@@ -6,6 +6,7 @@ import io.distlock.spring.metrics.DistLockMetricsAutoConfiguration;
 import io.distlock.test.RedisExtension;
 import io.distlock.test.RedisServer;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -142,14 +143,22 @@ class LockTypesTest {
                         definition -> definition.setDestroyMethodName("close"))
                 .run(context -> {
                     assertThat(context.getBean(Prices.class).redlock("weekly")).isEqualTo(3);
+                    assertThat(context.getBean(Prices.class).take("q")).isEqualTo("Prices.take:q");
 
-                    assertThat(context.getBean(MeterRegistry.class).find("distlock.acquire")
-                            .tag("name", "Prices.redlock").tag("result", "acquired").timers())
-                            .as("made once, from the masters' observations").singleElement().satisfies(timer -> {
+                    MeterRegistry registry = context.getBean(MeterRegistry.class);
+                    assertThat(registry.find("distlock.acquire").tag("name", "Prices.redlock").tag("result", "acquired")
+                            .timers()).as("made once, from the masters' observations").singleElement()
+                            .satisfies(timer -> {
                                 assertThat(timer.count()).as("one per master").isEqualTo(3);
                                 assertThat(timer.getId().getTag("type")).isEqualTo("red_lock");
-                                assertThat(timer.getId().getTag("error")).isEqualTo("none");
                             });
+                    assertThat(registry.find("distlock.acquire").tag("name", "Prices.take").timers())
+                            .as("the application's own client, timed by the binder").isNotEmpty();
+                    // Prometheus keeps one set of tag keys per meter name: the binder's timers and the
+                    // handler's must have the same.
+                    assertThat(registry.find("distlock.acquire").timers())
+                            .extracting(timer -> timer.getId().getTags().stream().map(Tag::getKey).toList())
+                            .containsOnly(List.of("error", "name", "result", "type"));
                 });
     }
 

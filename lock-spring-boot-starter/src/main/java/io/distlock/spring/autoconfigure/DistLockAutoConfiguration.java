@@ -50,8 +50,8 @@ public class DistLockAutoConfiguration {
      * @param beanFactory     for Spring Boot's Redis connection details
      * @param sslBundles      Spring Boot's SSL bundles, for {@code distlock.redis.ssl-bundle}
      * @param clientResources Spring Boot's Lettuce resources, shared when there are some
-     * @param observations    the application's observation registry, if it has one: acquisitions
-     *                        and holds are observed there
+     * @param observations    the application's observation registry, if it has one (or a primary
+     *                        one): acquisitions and holds are observed there
      * @return a connected client
      * @throws InvalidLockPropertyException naming a wrong setting
      */
@@ -103,7 +103,7 @@ public class DistLockAutoConfiguration {
                 .watchdogTimeout(properties.getWatchdog().getTimeout())
                 .commandTimeout(properties.getRedis().getTimeout());
         clientResources.ifAvailable(builder::clientResources);
-        observations.ifAvailable(builder::observationRegistry);
+        observations.ifUnique(builder::observationRegistry);
         return builder;
     }
 

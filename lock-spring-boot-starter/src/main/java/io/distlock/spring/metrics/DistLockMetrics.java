@@ -21,12 +21,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Publishes a {@link LockClient}'s events as Micrometer meters:
  * <ul>
  *   <li>{@code distlock.acquire}: timer of acquisitions, tags {@code name}, {@code type},
- *       {@code result} = acquired | timeout | interrupted | error;</li>
- *   <li>{@code distlock.held}: timer of how long locks were held (first hold to last release);</li>
+ *       {@code result} = acquired | timeout | interrupted | error, and {@code error} = none, or
+ *       the class of the Redis failure;</li>
+ *   <li>{@code distlock.held}: timer of how long locks were held (first hold to last release),
+ *       {@code error} = none;</li>
  *   <li>(of a client that {@linkplain LockClient#isObserved() is observed}, these two timers come
- *       from the observation registry's meter handler instead, so they are not made here: they
- *       then also have the tag {@code error}, and the long task timers {@code distlock.acquire.active}
- *       and {@code distlock.held.active} show acquisitions and holds in progress)</li>
+ *       from the observation registry's meter handler instead, with the same tags, so they are
+ *       not made here; the long task timers {@code distlock.acquire.active} and
+ *       {@code distlock.held.active} then show acquisitions and holds in progress. An observed
+ *       client's registry should have a meter handler, as Spring Boot's has)</li>
  *   <li>{@code distlock.active}, {@code distlock.waiting}: gauges of holders and waiters now;</li>
  *   <li>{@code distlock.watchdog.renewals}: counter, {@code result} = renewed | lost | error;</li>
  *   <li>{@code distlock.watchdog.locks}: gauge of holds the watchdog keeps alive (untagged);</li>
@@ -56,7 +59,10 @@ public class DistLockMetrics implements MeterBinder {
     /**
      * @param client         the client whose locks are measured
      * @param redLockMasters the clients of RedLock's masters: their holds are counted with type
-     *                       {@value #RED_LOCK_TYPE}, one per master a RedLock call involves
+     *                       {@value #RED_LOCK_TYPE}, one per master a RedLock call involves. A
+     *                       master's client that is observed should report that type too
+     *                       ({@code reportedLockType(RedLock.LOCK_TYPE)}, as the starter builds
+     *                       them), since its timers come from its observations
      */
     public DistLockMetrics(LockClient client, List<LockClient> redLockMasters) {
         this.client = client;
@@ -127,7 +133,7 @@ public class DistLockMetrics implements MeterBinder {
                 m.waiting.decrementAndGet();
             }
             if (timed) {
-                m.timers().failed(event.failure()).record(event.duration());
+                m.timers().failed(event).record(event.duration());
             }
         }
 
@@ -222,35 +228,45 @@ public class DistLockMetrics implements MeterBinder {
         }
     }
 
-    /** The acquire and held timers of one lock group and type. */
+    /**
+     * The acquire and held timers of one lock group and type, tagged as Micrometer's meter
+     * observation handler tags those it makes from observations ({@code error} = none, or the
+     * exception's class), so that both make one family of series.
+     */
     private static final class Timers {
+
+        private static final String NO_ERROR = "none";
 
         final Timer acquired;
         final Timer held;
         private final Timer timedOut;
         private final Timer interrupted;
-        private final Timer error;
+        private final MeterRegistry registry;
+        private final Tags tags;
 
         Timers(MeterRegistry registry, Tags tags) {
-            acquired = acquireTimer(registry, tags, "acquired");
-            timedOut = acquireTimer(registry, tags, "timeout");
-            interrupted = acquireTimer(registry, tags, "interrupted");
-            error = acquireTimer(registry, tags, "error");
-            held = Timer.builder("distlock.held").tags(tags)
+            this.registry = registry;
+            this.tags = tags;
+            acquired = acquireTimer("acquired", NO_ERROR);
+            timedOut = acquireTimer("timeout", NO_ERROR);
+            interrupted = acquireTimer("interrupted", NO_ERROR);
+            held = Timer.builder("distlock.held").tags(tags).tag("error", NO_ERROR)
                     .description("How long locks were held, from first hold to last release")
                     .register(registry);
         }
 
-        Timer failed(LockEvent.Failure failure) {
-            return switch (failure) {
+        /** @return the timer of an acquisition that failed so */
+        Timer failed(LockEvent event) {
+            return switch (event.failure()) {
                 case TIMEOUT -> timedOut;
                 case INTERRUPTED -> interrupted;
-                case ERROR -> error;
+                case ERROR -> acquireTimer("error",
+                        event.cause() == null ? NO_ERROR : event.cause().getClass().getSimpleName());
             };
         }
 
-        private static Timer acquireTimer(MeterRegistry registry, Tags tags, String result) {
-            return Timer.builder("distlock.acquire").tags(tags).tag("result", result)
+        private Timer acquireTimer(String result, String error) {
+            return Timer.builder("distlock.acquire").tags(tags).tag("result", result).tag("error", error)
                     .description("Time spent acquiring locks, by outcome")
                     .register(registry);
         }

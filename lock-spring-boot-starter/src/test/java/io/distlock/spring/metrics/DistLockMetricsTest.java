@@ -213,6 +213,8 @@ class DistLockMetricsTest {
             redis.server().stop();
             assertThatThrownBy(() -> payments.quick("1")).isInstanceOf(LockException.class);
             assertThat(acquire(registry, "error").count()).isEqualTo(1);
+            assertThat(acquire(registry, "error").getId().getTag("error")).as("the failure's class, unwrapped")
+                    .endsWith("Exception").isNotIn("CompletionException", "ExecutionException");
         });
     }
 
