@@ -18,6 +18,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -131,6 +132,36 @@ class ObservedLockMetricsTest extends DistLockMetricsTest {
             assertThat(holder.get(10, TimeUnit.SECONDS)).isEqualTo("5");
             assertThat(heldNow(registry).activeTasks()).as("after the release").isZero();
             assertThat(registry.get("distlock.held").tag("name", "orders.pay").timer().count()).isEqualTo(1);
+        });
+    }
+
+    @Test
+    void aFailedRenewalShowsOnTheHoldsSpanAndInTheMeters() {
+        // Renewed every 2 s, and a renewal gets 1 s to answer: a paused Redis fails one long before the lease ends.
+        runner.withPropertyValues("distlock.watchdog.timeout=6s").run(context -> {
+            MeterRegistry registry = context.getBean(MeterRegistry.class);
+            CountDownLatch in = new CountDownLatch(1);
+            CountDownLatch out = new CountDownLatch(1);
+            CompletableFuture<String> holder = CompletableFuture.supplyAsync(() -> call(() ->
+                    context.getBean(Payments.class).pay("8", in, out)), callers);
+            assertThat(in.await(10, TimeUnit.SECONDS)).isTrue();
+
+            redis.server().pause();
+            try {
+                awaitTrue("a renewal fails", PATIENCE, () -> registry.find("distlock.held.renewal.failed")
+                        .tag("name", "orders.pay").counters().stream().mapToDouble(c -> c.count()).sum() >= 1);
+            } finally {
+                redis.server().resume();
+            }
+            assertThat(registry.get("distlock.watchdog.renewals").tag("name", "orders.pay").tag("result", "error")
+                    .counter().count()).isGreaterThanOrEqualTo(1);
+
+            out.countDown();
+            assertThat(holder.get(10, TimeUnit.SECONDS)).isEqualTo("8");
+            SimpleSpan held = span(context.getBean(SimpleTracer.class), "distlock.held");
+            assertThat(held.getEvents()).extracting(Map.Entry::getValue)
+                    .anyMatch(event -> event.startsWith("Lease renewal failed"));
+            assertThat(held.getError()).as("the lease was kept").isNull();
         });
     }
 
