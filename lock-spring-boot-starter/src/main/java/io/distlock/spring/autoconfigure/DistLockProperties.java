@@ -276,7 +276,7 @@ public class DistLockProperties {
     public static class Metrics {
 
         /**
-         * Most distinct {@code name} tags the {@code distlock.*} meters get; the meters of further
+         * Most distinct 'name' tags the distlock.* meters get; the meters of further
          * names are not registered, and one warning says so. Guards against names that carry keys.
          */
         private int maxNames = 100;
@@ -295,7 +295,7 @@ public class DistLockProperties {
 
         /**
          * Order of the lock advice among other advice; lower runs outside. The default runs outside
-         * {@code @Transactional} (whose order is the lowest precedence), so the lock is taken before
+         * '@Transactional' (whose order is the lowest precedence), so the lock is taken before
          * the transaction begins and released after it ends.
          */
         private int order = Ordered.LOWEST_PRECEDENCE - 100;

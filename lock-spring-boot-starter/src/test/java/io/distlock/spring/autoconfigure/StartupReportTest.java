@@ -61,7 +61,7 @@ class StartupReportTest {
                 "distlock.lease-time", "distlock.watchdog.timeout", "distlock.redis.url", "distlock.redis.username",
                 "distlock.redis.password", "distlock.redis.ssl", "distlock.redis.ssl-bundle", "distlock.redis.database", "distlock.redis.timeout",
                 "distlock.redis.sentinel.master", "distlock.redis.sentinel.nodes", "distlock.redis.cluster.nodes",
-                "distlock.aspect.order", "management.health.distlock.enabled")) {
+                "distlock.aspect.order", "distlock.metrics.max-names", "management.health.distlock.enabled")) {
             int at = metadata.indexOf("\"name\": \"" + property + "\"");
             assertThat(at).as(property).isNotNegative();
             int next = metadata.indexOf("\"name\"", at + 1);
@@ -71,5 +71,6 @@ class StartupReportTest {
                 assertThat(metadata.substring(at, end)).as(property + " default").contains("\"defaultValue\"");
             }
         }
+        assertThat(metadata).as("descriptions are shown as they are: no Javadoc markup").doesNotContain("{@");
     }
 }
