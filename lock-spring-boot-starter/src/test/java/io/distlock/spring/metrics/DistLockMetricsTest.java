@@ -171,12 +171,7 @@ class DistLockMetricsTest {
     void watchdogRenewalsAndLostLeasesAreCounted() {
         runner.run(context -> {
             MeterRegistry registry = context.getBean(MeterRegistry.class);
-            Payments payments = context.getBean(Payments.class);
-            CountDownLatch in = new CountDownLatch(1);
-            CountDownLatch out = new CountDownLatch(1);
-            CompletableFuture<String> holder = CompletableFuture.supplyAsync(() -> call(() ->
-                    payments.pay("7", in, out)), callers);
-            assertThat(in.await(10, TimeUnit.SECONDS)).isTrue();
+            PayingCall holder = payAndHold(context, "7");
             assertThat(registry.get("distlock.watchdog.locks").gauge().value()).isEqualTo(1);
             awaitTrue("two renewals", PATIENCE, () -> renewals(registry, "renewed") >= 2);
 
@@ -188,8 +183,8 @@ class DistLockMetricsTest {
             assertThat(registry.get("distlock.watchdog.locks").gauge().value()).isZero();
             assertLossAlsoShown(context);
 
-            out.countDown();
-            assertThatThrownBy(() -> holder.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+            holder.leave().countDown();
+            assertThatThrownBy(() -> holder.result().get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
                     .rootCause().isInstanceOf(LockLostException.class);
         });
     }
@@ -272,6 +267,25 @@ class DistLockMetricsTest {
     void aLimitOfNamesBelowOneStopsStartupNamingTheProperty() {
         runner.withPropertyValues("distlock.metrics.max-names=0").run(context -> assertThat(context).hasFailed()
                 .getFailure().rootCause().hasMessageContaining("distlock.metrics.max-names"));
+    }
+
+    /**
+     * A call of {@link Payments#pay} on a thread of its own, inside the locked method now.
+     *
+     * @param result what the call returns
+     * @param leave  lets it return
+     */
+    record PayingCall(CompletableFuture<String> result, CountDownLatch leave) {
+    }
+
+    /** @return a call of {@link Payments#pay} that holds the lock until let go */
+    PayingCall payAndHold(ApplicationContext context, String id) throws InterruptedException {
+        CountDownLatch in = new CountDownLatch(1);
+        CountDownLatch leave = new CountDownLatch(1);
+        CompletableFuture<String> result = CompletableFuture.supplyAsync(() -> call(() ->
+                context.getBean(Payments.class).pay(id, in, leave)), callers);
+        assertThat(in.await(10, TimeUnit.SECONDS)).as("the call is inside the locked method").isTrue();
+        return new PayingCall(result, leave);
     }
 
     static <T> T call(Callable<T> action) {

@@ -19,8 +19,6 @@ import org.springframework.context.annotation.Configuration;
 
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import static io.distlock.test.Polling.awaitTrue;
@@ -119,17 +117,13 @@ class ObservedLockMetricsTest extends DistLockMetricsTest {
     void aHoldInProgressIsALongTaskTimer() {
         runner.run(context -> {
             MeterRegistry registry = context.getBean(MeterRegistry.class);
-            CountDownLatch in = new CountDownLatch(1);
-            CountDownLatch out = new CountDownLatch(1);
-            CompletableFuture<String> holder = CompletableFuture.supplyAsync(() -> call(() ->
-                    context.getBean(Payments.class).pay("5", in, out)), callers);
-            assertThat(in.await(10, TimeUnit.SECONDS)).isTrue();
+            PayingCall holder = payAndHold(context, "5");
 
             assertThat(heldNow(registry).activeTasks()).as("holds in progress").isEqualTo(1);
             assertThat(heldNow(registry).duration(TimeUnit.NANOSECONDS)).isPositive();
 
-            out.countDown();
-            assertThat(holder.get(10, TimeUnit.SECONDS)).isEqualTo("5");
+            holder.leave().countDown();
+            assertThat(holder.result().get(10, TimeUnit.SECONDS)).isEqualTo("5");
             assertThat(heldNow(registry).activeTasks()).as("after the release").isZero();
             assertThat(registry.get("distlock.held").tag("name", "orders.pay").timer().count()).isEqualTo(1);
         });
@@ -140,11 +134,7 @@ class ObservedLockMetricsTest extends DistLockMetricsTest {
         // Renewed every 2 s, and a renewal gets 1 s to answer: a paused Redis fails one long before the lease ends.
         runner.withPropertyValues("distlock.watchdog.timeout=6s").run(context -> {
             MeterRegistry registry = context.getBean(MeterRegistry.class);
-            CountDownLatch in = new CountDownLatch(1);
-            CountDownLatch out = new CountDownLatch(1);
-            CompletableFuture<String> holder = CompletableFuture.supplyAsync(() -> call(() ->
-                    context.getBean(Payments.class).pay("8", in, out)), callers);
-            assertThat(in.await(10, TimeUnit.SECONDS)).isTrue();
+            PayingCall holder = payAndHold(context, "8");
 
             redis.server().pause();
             try {
@@ -156,8 +146,8 @@ class ObservedLockMetricsTest extends DistLockMetricsTest {
             assertThat(registry.get("distlock.watchdog.renewals").tag("name", "orders.pay").tag("result", "error")
                     .counter().count()).isGreaterThanOrEqualTo(1);
 
-            out.countDown();
-            assertThat(holder.get(10, TimeUnit.SECONDS)).isEqualTo("8");
+            holder.leave().countDown();
+            assertThat(holder.result().get(10, TimeUnit.SECONDS)).isEqualTo("8");
             SimpleSpan held = span(context.getBean(SimpleTracer.class), "distlock.held");
             assertThat(held.getEvents()).extracting(Map.Entry::getValue)
                     .anyMatch(event -> event.startsWith("Lease renewal failed"));
