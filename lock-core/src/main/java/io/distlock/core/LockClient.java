@@ -21,7 +21,6 @@ import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.resource.ClientResources;
-
 import io.micrometer.observation.ObservationRegistry;
 
 import java.time.Duration;
@@ -609,6 +608,7 @@ public final class LockClient implements AutoCloseable {
 
         /** @return where acquisitions and holds are observed */
         private LockObservations observations() {
+            // Without a registry, no Micrometer class is loaded: micrometer-observation is optional.
             return observationRegistry == null ? LockObservations.NONE
                     : MicrometerLockObservations.of(observationRegistry);
         }
