@@ -319,7 +319,7 @@ class ObservationTest {
                 }));
             }
             for (Future<?> each : done) {
-                each.get(90, TimeUnit.SECONDS);
+                each.get(45, TimeUnit.SECONDS);  // within the class's 60 s timeout
             }
         } finally {
             pool.shutdownNow();
