@@ -18,8 +18,8 @@ class ApiErrors {
         return ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, e.getMessage());
     }
 
-    @ExceptionHandler(LedgerService.StaleTokenException.class)
-    ProblemDetail stale(LedgerService.StaleTokenException e) {
+    @ExceptionHandler(AccountStore.StaleTokenException.class)
+    ProblemDetail stale(AccountStore.StaleTokenException e) {
         return ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, e.getMessage());
     }
 

@@ -45,7 +45,7 @@ class SampleApplicationTest {
     int port;
 
     @Autowired
-    LedgerService ledger;
+    AccountStore accounts;
 
     @Autowired
     LockClient client;
@@ -85,8 +85,8 @@ class SampleApplicationTest {
         String second = post("/ledger/acme/entries?amount=5", null).body();
         assertThat(second).contains("\"balance\":15");
         assertThat(token(second)).isGreaterThan(token(first));
-        assertThatThrownBy(() -> ledger.write("acme", BigDecimal.ONE, token(first)))
-                .as("a stalled poster coming back with its old token").isInstanceOf(LedgerService.StaleTokenException.class);
+        assertThatThrownBy(() -> accounts.add("acme", BigDecimal.ONE, token(first)))
+                .as("a stalled poster coming back with its old token").isInstanceOf(AccountStore.StaleTokenException.class);
         assertThat(post("/ledger/acme/entries?amount=1", null).body()).contains("\"balance\":16");
     }
 
