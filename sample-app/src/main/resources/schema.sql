@@ -4,9 +4,11 @@ create table orders (
     times_processed int         not null
 );
 
+-- One row per charge at the payment provider: nothing here stops a second charge of an order.
 create table payments (
-    order_id varchar(64) primary key,
-    amount   decimal(10, 2) not null
+    order_id  varchar(64)    not null,
+    amount    decimal(10, 2) not null,
+    charge_id varchar(64)    not null
 );
 
 create table stock (

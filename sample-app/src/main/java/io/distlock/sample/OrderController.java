@@ -33,15 +33,22 @@ class OrderController {
         this.ledger = ledger;
     }
 
+    @PostMapping("/orders/{id}")
+    Map<String, Object> place(@PathVariable String id) {
+        orders.place(id);
+        return Map.of("order", id, "timesProcessed", 0);
+    }
+
+    /** {@code ?lock=false} calls the unlocked twin, for the race demo. */
     @PostMapping("/orders/{id}/process")
-    Map<String, Object> process(@PathVariable String id) {
-        boolean processedNow = orders.process(id);
+    Map<String, Object> process(@PathVariable String id, @RequestParam(defaultValue = "true") boolean lock) {
+        boolean processedNow = lock ? orders.process(id) : orders.processWithoutLock(id);
         return Map.of("order", id, "processedNow", processedNow, "timesProcessed", orders.timesProcessed(id));
     }
 
     @GetMapping("/orders/{id}")
     Map<String, Object> status(@PathVariable String id) {
-        return Map.of("order", id, "timesProcessed", orders.timesProcessed(id));
+        return Map.of("order", id, "timesProcessed", orders.timesProcessed(id), "timesCharged", orders.timesCharged(id));
     }
 
     @PostMapping("/inventory/reserve")

@@ -1,40 +1,40 @@
 package io.distlock.sample;
 
-import io.distlock.spring.DistributedLock;
+import io.distlock.sample.gateway.PaymentGateway;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
 import java.math.BigDecimal;
 
 /**
- * Charges an order at most once. Its lock has a name of its own ({@code payments}) and a wait
- * time from configuration; called inside {@link OrderService#process}'s transaction, it keeps its
- * lock until that transaction has committed.
+ * Charges an order at the payment provider and books the payment.
+ * <p>
+ * The pattern: a step that must never run twice, with no lock of its own. The provider charges
+ * every call, and nothing in this database could undo a second charge, so "at most once" comes
+ * from the caller: {@link OrderService#process} holds the order's lock around its check and this
+ * call. {@code MANDATORY} makes that explicit: calling it outside the caller's transaction (and so
+ * outside its lock) fails instead of charging.
  */
 @Service
 public class PaymentService {
 
     private final JdbcTemplate jdbc;
+    private final PaymentGateway gateway;
 
-    PaymentService(JdbcTemplate jdbc) {
+    PaymentService(JdbcTemplate jdbc, PaymentGateway gateway) {
         this.jdbc = jdbc;
+        this.gateway = gateway;
     }
 
     /**
      * @param orderId the order
      * @param amount  what to charge
-     * @return {@code true} if charged now, {@code false} if it was charged before
      */
-    @DistributedLock(name = "payments", key = "#orderId", waitTime = "${sample.payments.lock-wait:2s}")
-    @Transactional
-    public boolean charge(String orderId, BigDecimal amount) {
-        Integer charged = jdbc.queryForObject("select count(*) from payments where order_id = ?", Integer.class,
-                orderId);
-        if (charged != null && charged > 0) {
-            return false;
-        }
-        jdbc.update("insert into payments (order_id, amount) values (?, ?)", orderId, amount);
-        return true;
+    @Transactional(propagation = Propagation.MANDATORY)
+    public void charge(String orderId, BigDecimal amount) {
+        String chargeId = gateway.charge(orderId, amount);
+        jdbc.update("insert into payments (order_id, amount, charge_id) values (?, ?, ?)", orderId, amount, chargeId);
     }
 }
