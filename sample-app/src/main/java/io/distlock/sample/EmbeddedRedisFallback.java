@@ -18,10 +18,14 @@ import java.util.Map;
 /**
  * Lets a newcomer run the sample with no Redis at all: when neither {@code distlock.redis.url}
  * nor {@code spring.data.redis.host}/{@code url} is configured and nothing listens on
- * localhost:6379, starts the Redis binary shipped in the embedded-redis jar on a free port and
- * points {@code distlock.redis.url} at it, saying so in the log. Stopped when the JVM exits.
+ * localhost:6379, starts the Redis binary shipped in the embedded-redis jar on a free port (or on
+ * {@code sample.embedded-redis.port}) and points {@code distlock.redis.url} at it, saying so in
+ * the log. Stopped when the JVM exits.
  */
-class EmbeddedRedisFallback implements EnvironmentPostProcessor {
+public final class EmbeddedRedisFallback implements EnvironmentPostProcessor {
+
+    /** The port to start the embedded Redis on; a free one when not set. */
+    public static final String PORT_PROPERTY = "sample.embedded-redis.port";
 
     private static final String[] REDIS_SETTINGS = {"distlock.redis.url", "distlock.redis.sentinel.master",
             "spring.data.redis.url", "spring.data.redis.host"};
@@ -41,11 +45,12 @@ class EmbeddedRedisFallback implements EnvironmentPostProcessor {
                 return;
             }
         }
-        if (listening(6379)) {
+        if (defaultRedisListening()) {
             log.info("No Redis configured: using the one listening on localhost:6379");
             return;
         }
-        int port = freePort();
+        int port = environment.getProperty(PORT_PROPERTY, Integer.class, 0);
+        port = port > 0 ? port : freePort();
         RedisServer server;
         try {
             server = new RedisServer(port);
@@ -69,9 +74,10 @@ class EmbeddedRedisFallback implements EnvironmentPostProcessor {
         }
     }
 
-    private static boolean listening(int port) {
+    /** @return whether something listens on localhost:6379, the Redis the sample uses when none is configured */
+    public static boolean defaultRedisListening() {
         try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress("localhost", port), 200);
+            socket.connect(new InetSocketAddress("localhost", 6379), 200);
             return true;
         } catch (IOException e) {
             return false;

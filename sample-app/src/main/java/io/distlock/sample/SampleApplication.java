@@ -1,7 +1,10 @@
 package io.distlock.sample;
 
+import io.distlock.sample.race.TwoInstanceRace;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+
+import java.util.Arrays;
 
 /**
  * A small order service on the distlock starter: orders processed exactly once, payments charged
@@ -12,9 +15,14 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 public class SampleApplication {
 
     /**
-     * @param args Spring Boot arguments
+     * @param args Spring Boot arguments; or {@value TwoInstanceRace#COMMAND} and its arguments, to run
+     *             the race across two instances of this application
      */
-    public static void main(String[] args) {
+    public static void main(String[] args) throws InterruptedException {
+        if (args.length > 0 && args[0].equals(TwoInstanceRace.COMMAND)) {
+            TwoInstanceRace.main(Arrays.copyOfRange(args, 1, args.length));
+            return;
+        }
         SpringApplication.run(SampleApplication.class, args);
     }
 }

@@ -1,0 +1,68 @@
+package io.distlock.sample.race;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The race across two JVMs, as {@code java -jar sample-app.jar race-two-instances} runs it: two
+ * sample instances with nothing configured share the embedded Redis the first one starts (or the
+ * Redis on localhost:6379, when one listens there) and one H2 database; afterwards nothing of
+ * theirs is left running.
+ */
+@Timeout(300)
+class TwoInstanceRaceTest {
+
+    @Test
+    void theLockHoldsAcrossTwoJvmsWhileTheUnlockedTwinChargesTwice() throws Exception {
+        RaceResult result;
+        List<ProcessHandle> processes;
+        URI redis;
+        try (TwoInstances both = TwoInstances.start(Optional.empty(), System.out)) {
+            processes = both.processes();
+            redis = URI.create(both.redisUrl());
+            assertThat(processes).hasSize(2).allMatch(ProcessHandle::isAlive);
+            assertThat(both.urls()).doesNotHaveDuplicates();
+
+            result = new Race().run(both.urls(), 4, 20);
+        }
+
+        System.out.print(result.table());
+        assertThat(result.instances()).hasSize(2);
+        RaceRound locked = result.withLock();
+        assertThat(locked.requests()).isEqualTo(80);
+        assertThat(locked.failed()).isZero();
+        assertThat(locked.chargesPerOrder()).containsExactly(1, 1, 1, 1);
+        assertThat(locked.doubleCharges()).isZero();
+        assertThat(locked.everyOrderProcessedExactlyOnce()).isTrue();
+        assertThat(result.withoutLock().doubleCharges()).as(result.table()).isPositive();
+
+        assertThat(processes).noneMatch(ProcessHandle::isAlive);
+        if (redis.getPort() != 6379) {
+            assertThat(stopsListening(redis, Duration.ofSeconds(20))).as("the embedded Redis at " + redis + " stopped")
+                    .isTrue();
+        }
+    }
+
+    private static boolean stopsListening(URI redis, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            try (Socket socket = new Socket()) {
+                socket.connect(new InetSocketAddress(redis.getHost(), redis.getPort()), 500);
+            } catch (IOException refused) {
+                return true;
+            }
+            Thread.sleep(200);
+        }
+        return false;
+    }
+}
