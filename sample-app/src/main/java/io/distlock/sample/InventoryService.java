@@ -12,9 +12,12 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * Reserves stock for several SKUs at once. The key is the list of SKUs, so one lock per SKU is
- * taken, all or nothing, in sorted order: two baskets listing the same fruit in a different
- * order cannot deadlock. A busy SKU skips the reservation instead of failing the request.
+ * Reserves stock for several SKUs at once.
+ * <p>
+ * The pattern: a collection as the key. One lock per SKU is taken, all or nothing, in sorted
+ * order, so two baskets listing the same fruit in a different order cannot deadlock. A busy SKU
+ * skips the reservation ({@code OnFailure.SKIP}) instead of failing the request: the caller is
+ * told to try again.
  */
 @Service
 public class InventoryService {

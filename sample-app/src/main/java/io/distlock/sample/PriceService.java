@@ -10,8 +10,11 @@ import java.math.BigDecimal;
 import java.util.List;
 
 /**
- * A price list read far more often than it changes: readers share the list's read lock, a price
- * change takes its write lock (one name, {@code price-list}, for both halves).
+ * A price list, read far more often than it changes.
+ * <p>
+ * The pattern: the two halves of a read-write lock under one name ({@code price-list}). Readers
+ * share the read lock and never wait for each other; a price change takes the write lock, so no
+ * reader sees a list half changed.
  */
 @Service
 public class PriceService {

@@ -8,9 +8,12 @@ import java.time.Duration;
 import java.util.Map;
 
 /**
- * Builds the daily report with {@link LockTemplate} rather than the annotation: the lock name is
- * computed in code, and a caller that finds the report being built gets a
- * {@link io.distlock.core.LockAcquisitionException} at once instead of waiting.
+ * Builds the daily report.
+ * <p>
+ * The pattern: {@link LockTemplate} rather than the annotation, for a lock whose name is
+ * computed in code, and a zero wait: a caller that finds the report being built gets a
+ * {@link io.distlock.core.LockAcquisitionException} (HTTP 409) at once instead of queueing to
+ * build it again.
  */
 @Service
 public class ReportService {
