@@ -90,6 +90,16 @@ public record ProcessMeasurement(String backend, int names, long windowNanos, lo
         return 100.0 * perProcess[process] / acquisitions;
     }
 
+    /** @return the median time inside {@code lock()}, in milliseconds */
+    public double p50WaitMillis() {
+        return waits.p50Nanos() / 1e6;
+    }
+
+    /** @return the 99th percentile of the time inside {@code lock()}, in milliseconds */
+    public double p99WaitMillis() {
+        return waits.p99Nanos() / 1e6;
+    }
+
     /** @return the longest time inside {@code lock()}, in milliseconds */
     public double maxWaitMillis() {
         return maxWaitNanos / 1e6;

@@ -55,8 +55,8 @@ final class ProcessPrinter {
         line("| longest same-JVM streak (acquisitions) | %,.0f | %,.0f | |",
                 measured.spread(ProcessRound::distlock, ProcessMeasurement::longestStreak).max(),
                 measured.spread(ProcessRound::redisson, ProcessMeasurement::longestStreak).max());
-        row(measured, "lock() wait p50 (ms)", "%.2f", m -> m.waits().p50Nanos() / 1e6);
-        row(measured, "lock() wait p99 (ms)", "%.2f", m -> m.waits().p99Nanos() / 1e6);
+        row(measured, "lock() wait p50 (ms)", "%.2f", ProcessMeasurement::p50WaitMillis);
+        row(measured, "lock() wait p99 (ms)", "%.2f", ProcessMeasurement::p99WaitMillis);
         row(measured, "longest lock() wait (ms)", "%.1f", ProcessMeasurement::maxWaitMillis);
         out.println();
         for (int i = 0; i < measured.rounds().size(); i++) {
@@ -81,7 +81,7 @@ final class ProcessPrinter {
         return String.format(Locale.ROOT, "%,.0f acq/s, %,.0f to another JVM/s (%.1f%%), longest streak %,d, "
                         + "p99 %.2f ms, max %.1f ms, shares %s%%", measured.acquisitionsPerSecond(),
                 measured.crossHandOffsPerSecond(), measured.crossHandOffPercent(), measured.longestStreak(),
-                measured.waits().p99Nanos() / 1e6, measured.maxWaitMillis(), shares);
+                measured.p99WaitMillis(), measured.maxWaitMillis(), shares);
     }
 
     private void line(String format, Object... args) {

@@ -66,7 +66,7 @@ final class ProcessRun {
             progress.accept(String.format(Locale.ROOT, "processes-%d-r%d %-9s %dx%d threads %,10.0f acq/s, "
                             + "%,7.0f to another JVM/s, longest streak %,d, p99 %.2f ms, max %.1f ms", names, round,
                     backend, options.processes(), options.threads(), measured.acquisitionsPerSecond(),
-                    measured.crossHandOffsPerSecond(), measured.longestStreak(), measured.waits().p99Nanos() / 1e6,
+                    measured.crossHandOffsPerSecond(), measured.longestStreak(), measured.p99WaitMillis(),
                     measured.maxWaitMillis()));
             return measured;
         } finally {

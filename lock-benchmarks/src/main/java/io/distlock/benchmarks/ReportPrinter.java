@@ -60,8 +60,8 @@ final class ReportPrinter {
             Spread perRedisson = result.spread(RoundResult::distlockPerRedisson);
             line("| %s (%d thread%s) | %s | %,.0f | %,.0f | %.2fx | %.2fx-%.2fx | %,.0f | %.2fx |",
                     result.scenario().cliName(), result.threads(), result.threads() == 1 ? "" : "s",
-                    result.scenario().unit(), result.spread(round -> round.distlock().perSecond()).median(),
-                    result.spread(round -> round.redisson().perSecond()).median(), perRedisson.median(),
+                    result.scenario().unit(), result.medianPerSecond(RoundResult::distlock),
+                    result.medianPerSecond(RoundResult::redisson), perRedisson.median(),
                     perRedisson.min(), perRedisson.max(), result.spread(RoundResult::ceilingPairsPerSecond).median(),
                     result.spread(RoundResult::distlockPerCeiling).median());
         }

@@ -24,6 +24,14 @@ public record ScenarioResult(Scenario scenario, int threads, List<RoundResult> r
 
     /**
      * @param subject picks one measurement of a round, e.g. {@link RoundResult#distlock()}
+     * @return the median over rounds of its operations per second
+     */
+    public double medianPerSecond(Function<RoundResult, Measurement> subject) {
+        return spread(round -> subject.apply(round).perSecond()).median();
+    }
+
+    /**
+     * @param subject picks one measurement of a round, e.g. {@link RoundResult#distlock()}
      * @return the median over rounds of its p50 and of its p99, if every round recorded latency
      */
     public Optional<MedianLatency> latency(Function<RoundResult, Measurement> subject) {
