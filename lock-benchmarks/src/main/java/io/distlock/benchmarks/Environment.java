@@ -1,10 +1,14 @@
 package io.distlock.benchmarks;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 
 /**
  * Where and how a benchmark run measured: printed as the report's header.
  *
+ * @param started        when the run started, to the second
+ * @param commit         the Git commit of the checkout the benchmark ran from ({@link GitCommit})
  * @param redisVersion   version reported by the server
  * @param redisLocation  where the server is, without credentials
  * @param jvm            JVM name and version
@@ -15,14 +19,15 @@ import java.time.Duration;
  * @param warmup         warm-up before each measurement
  * @param measurement    length of each measurement
  */
-public record Environment(String redisVersion, String redisLocation, String jvm, int cores, String clients,
-                          int threads, int rounds, Duration warmup, Duration measurement) {
+public record Environment(Instant started, String commit, String redisVersion, String redisLocation, String jvm,
+                          int cores, String clients, int threads, int rounds, Duration warmup,
+                          Duration measurement) {
 
     /**
      * @param redisVersion  version reported by the server
      * @param redisLocation where the server is
      * @param options       the run's options
-     * @return the environment of this JVM
+     * @return the environment of this JVM, started now
      */
     static Environment current(String redisVersion, String redisLocation, BenchmarkOptions options) {
         String jvm = System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version")
@@ -30,7 +35,8 @@ public record Environment(String redisVersion, String redisLocation, String jvm,
         String clients = "distlock " + ArtifactVersion.of("io.distlock", "lock-core")
                 + " on Lettuce " + ArtifactVersion.of("io.lettuce", "lettuce-core")
                 + ", Redisson " + ArtifactVersion.of("org.redisson", "redisson");
-        return new Environment(redisVersion, redisLocation, jvm, Runtime.getRuntime().availableProcessors(), clients,
+        return new Environment(Instant.now().truncatedTo(ChronoUnit.SECONDS), GitCommit.ofBenchmark(), redisVersion,
+                redisLocation, jvm, Runtime.getRuntime().availableProcessors(), clients,
                 options.threads(), options.rounds(), options.warmup(), options.measurement());
     }
 }

@@ -38,6 +38,7 @@ final class ReportPrinter {
     private void printHeader(Environment env, boolean throughput) {
         out.println("# distlock vs Redisson lock benchmark");
         out.println();
+        line("- Run: started %s, commit %s", env.started(), env.commit());
         line("- Redis: %s (%s)", env.redisVersion(), env.redisLocation());
         line("- JVM: %s, %d cores", env.jvm(), env.cores());
         line("- Clients: %s", env.clients());
