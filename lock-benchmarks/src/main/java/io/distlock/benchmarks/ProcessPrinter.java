@@ -1,7 +1,6 @@
 package io.distlock.benchmarks;
 
 import java.io.PrintStream;
-import java.time.Duration;
 import java.util.Locale;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
@@ -20,12 +19,11 @@ final class ProcessPrinter {
     /** @param result the scenario's measurements */
     void print(ProcessResult result) {
         ProcessOptions options = result.options();
-        long windowNanos = result.cases().get(0).rounds().get(0).distlock().windowNanos();
         line("## processes: %d JVMs x %d threads each, every thread looping lock(); unlock() on the same lock names",
                 options.processes(), options.threads());
         out.println();
         line("Each load starts fresh child JVMs: warm-up %s s, then a measurement window of %s s.",
-                ReportPrinter.seconds(options.warmup()), ReportPrinter.seconds(Duration.ofNanos(windowNanos)));
+                ReportPrinter.seconds(options.warmup()), ReportPrinter.seconds(result.window()));
         out.println();
         for (ProcessCase measured : result.cases()) {
             printCase(measured);

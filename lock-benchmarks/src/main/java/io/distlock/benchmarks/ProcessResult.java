@@ -1,5 +1,6 @@
 package io.distlock.benchmarks;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -28,6 +29,11 @@ public record ProcessResult(ProcessOptions options, List<ProcessCase> cases) {
     static final double THROUGHPUT_FACTOR = 2.0;
     /** How many times Redisson's longest wait distlock's may be and still count as the same range. */
     static final double MAX_WAIT_FACTOR = 2.0;
+
+    /** @return the length of the measurement window, the same for every load of the scenario */
+    public Duration window() {
+        return Duration.ofNanos(cases.get(0).rounds().get(0).distlock().windowNanos());
+    }
 
     /** @return the checks, hot-lock ones first */
     public List<TargetCheck> checks() {

@@ -70,8 +70,7 @@ final class ReportPrinter {
         for (ScenarioResult result : results) {
             line("- %s: %s", result.scenario().cliName(), result.scenario().description());
         }
-        out.println("- ceiling = EVALSHA round trips/s of `return 1` through Lettuce on one shared connection with the "
-                + "scenario's thread count, divided by 2 (lock + unlock = two round trips)");
+        out.println("- ceiling = " + ScriptCeiling.DESCRIPTION);
         out.println();
     }
 
