@@ -1,5 +1,7 @@
 package io.distlock.benchmarks;
 
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.EnumSet;
@@ -17,10 +19,17 @@ import java.util.Set;
  * @param scenarios   the scenarios to run, in their declaration order
  * @param watchdog    size of the watchdog scenario
  * @param processes   shape of the processes scenario
+ * @param reportDir   where the HTML report and its charts are written ({@link ReportDirectory})
  */
 public record BenchmarkOptions(Optional<String> redisUri, int threads, int rounds, Duration warmup,
                                Duration measurement, Set<Scenario> scenarios, WatchdogOptions watchdog,
-                               ProcessOptions processes) {
+                               ProcessOptions processes, Path reportDir) {
+
+    /**
+     * Where the HTML report goes unless {@code --report-dir} says otherwise: relative to the working
+     * directory, so the module's build directory when the jar is run from the repository root.
+     */
+    public static final Path DEFAULT_REPORT_DIR = Path.of("lock-benchmarks", "target", "benchmark-report");
 
     /** Text printed by {@code --help}. */
     public static final String HELP = String.join(System.lineSeparator(),
@@ -51,6 +60,9 @@ public record BenchmarkOptions(Optional<String> redisUri, int threads, int round
             "  --process-warmup-seconds=S",
             "                         processes scenario: how long the fresh child JVMs run before each",
             "                         measurement (default 6; --warmup-seconds does not apply to them)",
+            "  --report-dir=DIR       where the HTML report with charts goes: DIR/index.html and one DIR/<chart>.svg",
+            "                         per chart; created if missing, files of the same names replaced (default",
+            "                         lock-benchmarks/target/benchmark-report, relative to the working directory)",
             "  --help                 print this text",
             "",
             "A throughput scenario takes about rounds x 3 measurements x (warm-up + measurement) seconds; with",
@@ -64,7 +76,8 @@ public record BenchmarkOptions(Optional<String> redisUri, int threads, int round
     /** @return the options when none are given */
     public static BenchmarkOptions defaults() {
         return new BenchmarkOptions(Optional.empty(), 16, 3, Duration.ofSeconds(2), Duration.ofSeconds(5),
-                EnumSet.allOf(Scenario.class), WatchdogOptions.defaults(), ProcessOptions.defaults());
+                EnumSet.allOf(Scenario.class), WatchdogOptions.defaults(), ProcessOptions.defaults(),
+                DEFAULT_REPORT_DIR);
     }
 
     /**
@@ -101,22 +114,22 @@ public record BenchmarkOptions(Optional<String> redisUri, int threads, int round
                     throw new IllegalArgumentException("--redis-uri must not be empty");
                 }
                 return new BenchmarkOptions(Optional.of(value), threads, rounds, warmup, measurement, scenarios,
-                        watchdog, processes);
+                        watchdog, processes, reportDir);
             case "threads":
                 return new BenchmarkOptions(redisUri, positiveInt(key, value), rounds, warmup, measurement, scenarios,
-                        watchdog, processes);
+                        watchdog, processes, reportDir);
             case "rounds":
                 return new BenchmarkOptions(redisUri, threads, positiveInt(key, value), warmup, measurement, scenarios,
-                        watchdog, processes);
+                        watchdog, processes, reportDir);
             case "warmup-seconds":
                 return new BenchmarkOptions(redisUri, threads, rounds, seconds(key, value, true), measurement,
-                        scenarios, watchdog, processes);
+                        scenarios, watchdog, processes, reportDir);
             case "seconds":
                 return new BenchmarkOptions(redisUri, threads, rounds, warmup, seconds(key, value, false), scenarios,
-                        watchdog, processes);
+                        watchdog, processes, reportDir);
             case "scenarios":
                 return new BenchmarkOptions(redisUri, threads, rounds, warmup, measurement, scenarioList(value),
-                        watchdog, processes);
+                        watchdog, processes, reportDir);
             case "watchdog-locks":
                 return withWatchdog(new WatchdogOptions(positiveInt(key, value), watchdog.hold(), watchdog.timeout()));
             case "watchdog-seconds":
@@ -134,17 +147,22 @@ public record BenchmarkOptions(Optional<String> redisUri, int threads, int round
             case "process-warmup-seconds":
                 return withProcesses(new ProcessOptions(processes.processes(), processes.threads(),
                         seconds(key, value, true)));
+            case "report-dir":
+                return new BenchmarkOptions(redisUri, threads, rounds, warmup, measurement, scenarios, watchdog,
+                        processes, directory(key, value));
             default:
                 throw new IllegalArgumentException("unknown option --" + key);
         }
     }
 
     private BenchmarkOptions withWatchdog(WatchdogOptions changed) {
-        return new BenchmarkOptions(redisUri, threads, rounds, warmup, measurement, scenarios, changed, processes);
+        return new BenchmarkOptions(redisUri, threads, rounds, warmup, measurement, scenarios, changed, processes,
+                reportDir);
     }
 
     private BenchmarkOptions withProcesses(ProcessOptions changed) {
-        return new BenchmarkOptions(redisUri, threads, rounds, warmup, measurement, scenarios, watchdog, changed);
+        return new BenchmarkOptions(redisUri, threads, rounds, warmup, measurement, scenarios, watchdog, changed,
+                reportDir);
     }
 
     private static int positiveInt(String key, String value) {
@@ -173,6 +191,18 @@ public record BenchmarkOptions(Optional<String> redisUri, int threads, int round
                     + " (fractions allowed, at most a day), got '" + value + "'");
         }
         return Duration.ofNanos(nanos);
+    }
+
+    private static Path directory(String key, String value) {
+        if (value.isBlank()) {
+            throw new IllegalArgumentException("--" + key + " must not be empty");
+        }
+        try {
+            return Path.of(value);
+        } catch (InvalidPathException e) {
+            throw new IllegalArgumentException("--" + key + " is not a valid path: '" + value + "' (" + e.getReason()
+                    + ")");
+        }
     }
 
     private static Set<Scenario> scenarioList(String value) {

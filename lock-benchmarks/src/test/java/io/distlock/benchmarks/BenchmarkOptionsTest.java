@@ -3,12 +3,13 @@ package io.distlock.benchmarks;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.nio.file.Path;
 import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
-/** Parsing of {@code --rounds} and of the watchdog and processes scenarios' options. */
+/** Parsing of {@code --rounds}, of the watchdog and processes scenarios' options and of {@code --report-dir}. */
 @Timeout(10)
 class BenchmarkOptionsTest {
 
@@ -81,5 +82,35 @@ class BenchmarkOptionsTest {
     void zeroWatchdogLocksAreRejected() {
         assertThatIllegalArgumentException().isThrownBy(() -> BenchmarkOptions.parse("--watchdog-locks=0"))
                 .withMessageContaining("--watchdog-locks must be a whole number >= 1");
+    }
+
+    @Test
+    void theHtmlReportGoesToTheModulesTargetWhenRunFromTheRepositoryRoot() {
+        assertThat(BenchmarkOptions.parse().reportDir()).isEqualTo(Path.of("lock-benchmarks/target/benchmark-report"));
+    }
+
+    @Test
+    void reportDirIsParsed() {
+        assertThat(BenchmarkOptions.parse("--report-dir=/tmp/bench report", "--rounds=1").reportDir())
+                .isEqualTo(Path.of("/tmp/bench report"));
+        assertThat(BenchmarkOptions.parse("--report-dir=out").reportDir()).isEqualTo(Path.of("out"));
+    }
+
+    @Test
+    void anEmptyReportDirIsRejected() {
+        assertThatIllegalArgumentException().isThrownBy(() -> BenchmarkOptions.parse("--report-dir= "))
+                .withMessage("--report-dir must not be empty");
+    }
+
+    @Test
+    void aReportDirThatIsNoPathIsRejected() {
+        assertThatIllegalArgumentException().isThrownBy(() -> BenchmarkOptions.parse("--report-dir=a\u0000b"))
+                .withMessageStartingWith("--report-dir is not a valid path: 'a\u0000b'");
+    }
+
+    @Test
+    void helpDescribesReportDirAndItsDefault() {
+        assertThat(BenchmarkOptions.HELP).contains("--report-dir=DIR", "DIR/index.html",
+                "lock-benchmarks/target/benchmark-report");
     }
 }

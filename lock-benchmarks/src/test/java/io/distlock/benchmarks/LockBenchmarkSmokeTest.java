@@ -2,10 +2,15 @@ package io.distlock.benchmarks;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.Element;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -14,7 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Runs every throughput scenario briefly, in two rounds, against a fixture-started Redis: each
- * measures something. The watchdog scenario has its own test, {@link WatchdogScenarioTest}.
+ * measures something, and both reports are made of it, the HTML one written as files. The watchdog
+ * scenario has its own test, {@link WatchdogScenarioTest}.
  */
 class LockBenchmarkSmokeTest {
 
@@ -23,10 +29,11 @@ class LockBenchmarkSmokeTest {
 
     @Test
     @Timeout(90)
-    void everyScenarioMeasuresThroughputInEveryRound() throws InterruptedException {
+    void everyScenarioMeasuresThroughputInEveryRound(@TempDir Path temp) throws InterruptedException, IOException {
+        Path reportDir = temp.resolve("report");
         BenchmarkOptions options = BenchmarkOptions.parse("--threads=4", "--rounds=2", "--warmup-seconds=0.1",
                 "--seconds=0.2", "--scenarios=" + THROUGHPUT.stream().map(Scenario::cliName)
-                        .collect(Collectors.joining(",")));
+                        .collect(Collectors.joining(",")), "--report-dir=" + reportDir);
         ByteArrayOutputStream progress = new ByteArrayOutputStream();
 
         BenchmarkReport report = new BenchmarkRun(options,
@@ -58,5 +65,21 @@ class LockBenchmarkSmokeTest {
                 .containsPattern("(PASS|MISS): \\(3\\) fair: distlock >= 1x redisson")
                 .contains("- uncontended r1: ", "- contended r2: ", "- single r2: ")
                 .containsPattern("(PASS|MISS): \\(2\\) contended: distlock p99");
+
+        Path page = ReportDirectory.create(options.reportDir()).write(HtmlReport.of(report));
+        assertThat(page).isEqualTo(reportDir.resolve("index.html"));
+        List<String> links = XmlDocuments.elements(XmlDocuments.parse(Files.readString(page, StandardCharsets.UTF_8)),
+                "a").stream().map(link -> link.getAttribute("href")).toList();
+        assertThat(links).containsExactly("throughput.svg", "latency-contended.svg", "latency-fair.svg",
+                "latency-single.svg");
+        for (String chart : links) {
+            Element svg = XmlDocuments.parse(Files.readString(reportDir.resolve(chart), StandardCharsets.UTF_8))
+                    .getDocumentElement();
+            assertThat(svg.getLocalName()).as(chart).isEqualTo("svg");
+        }
+        String throughput = Files.readString(reportDir.resolve("throughput.svg"), StandardCharsets.UTF_8);
+        for (Scenario scenario : THROUGHPUT) {
+            assertThat(throughput).as("a group of bars per scenario").contains(">" + scenario.cliName() + ", ");
+        }
     }
 }

@@ -2,10 +2,12 @@ package io.distlock.benchmarks;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -13,14 +15,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Runs the processes scenario small against a fixture-started Redis: 2 child JVMs of 2 threads,
  * one round of one lock name and of 8, for both backends, so the child protocol, the merge and the
- * report cannot rot. The targets are printed, not asserted: a short run on a shared machine says
- * little about them.
+ * reports (text, and HTML with its charts) cannot rot. The targets are printed, not asserted: a
+ * short run on a shared machine says little about them.
  */
 class ProcessScenarioTest {
 
     @Test
     @Timeout(300)
-    void bothBackendsAreMeasuredAcrossChildJvmsForOneAndEightNames() throws InterruptedException {
+    void bothBackendsAreMeasuredAcrossChildJvmsForOneAndEightNames(@TempDir Path reportDir)
+            throws InterruptedException {
         BenchmarkOptions options = BenchmarkOptions.parse("--scenarios=processes", "--processes=2",
                 "--process-threads=2", "--rounds=1", "--process-warmup-seconds=0.5", "--seconds=1");
         ByteArrayOutputStream progress = new ByteArrayOutputStream();
@@ -53,5 +56,11 @@ class ProcessScenarioTest {
                 .containsPattern("(PASS|MISS): processes, hot lock: no JVM keeps it for more than 100")
                 .containsPattern("(PASS|MISS): processes, 8 lock names: distlock >= 2x redisson");
         assertThat(progress.toString(StandardCharsets.UTF_8)).contains("processes-1-r1 distlock", "processes-8-r1 redisson");
+
+        ReportDirectory.create(reportDir).write(HtmlReport.of(report));
+        assertThat(reportDir.resolve("index.html")).isRegularFile();
+        assertThat(reportDir.resolve("processes-throughput.svg")).isRegularFile();
+        assertThat(reportDir.resolve("processes-wait-1-lock-name.svg")).isRegularFile();
+        assertThat(reportDir.resolve("processes-wait-8-lock-names.svg")).isRegularFile();
     }
 }
