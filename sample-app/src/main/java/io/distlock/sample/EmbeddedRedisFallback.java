@@ -10,22 +10,23 @@ import redis.embedded.RedisServer;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.util.Map;
 
 /**
  * Lets a newcomer run the sample with no Redis at all: when neither {@code distlock.redis.url}
  * nor {@code spring.data.redis.host}/{@code url} is configured and nothing listens on
- * localhost:6379, starts the Redis binary shipped in the embedded-redis jar on a free port (or on
- * {@code sample.embedded-redis.port}) and points {@code distlock.redis.url} at it, saying so in
- * the log. Stopped when the JVM exits.
+ * localhost:6379, starts the Redis binary shipped in the embedded-redis jar on a free port and
+ * points {@code distlock.redis.url} at it, saying so in the log. {@code sample.embedded-redis.port}
+ * asks for it outright, on that port, whatever else is configured (the two-instance race uses it
+ * to know where the Redis both instances share will be). Stopped when the JVM exits.
  */
 public final class EmbeddedRedisFallback implements EnvironmentPostProcessor {
 
-    /** The port to start the embedded Redis on; a free one when not set. */
+    /** Start the embedded Redis on this port and use it, whatever else is configured. */
     public static final String PORT_PROPERTY = "sample.embedded-redis.port";
+
+    /** The port of the Redis the sample uses when none is configured. */
+    public static final int DEFAULT_REDIS_PORT = 6379;
 
     private static final String[] REDIS_SETTINGS = {"distlock.redis.url", "distlock.redis.sentinel.master",
             "spring.data.redis.url", "spring.data.redis.host"};
@@ -38,32 +39,42 @@ public final class EmbeddedRedisFallback implements EnvironmentPostProcessor {
 
     @Override
     public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
-        for (String setting : REDIS_SETTINGS) {
-            String value = environment.getProperty(setting);
-            if (value != null && !value.isBlank()) {
-                log.info("Using the Redis configured by " + setting);
-                return;
-            }
-        }
-        if (defaultRedisListening()) {
-            log.info("No Redis configured: using the one listening on localhost:6379");
+        Integer requestedPort = environment.getProperty(PORT_PROPERTY, Integer.class);
+        if (requestedPort == null && redisConfigured(environment)) {
             return;
         }
-        int port = environment.getProperty(PORT_PROPERTY, Integer.class, 0);
-        port = port > 0 ? port : freePort();
+        if (requestedPort == null && LocalPorts.listening(DEFAULT_REDIS_PORT)) {
+            log.info("No Redis configured: using the one listening on localhost:" + DEFAULT_REDIS_PORT);
+            return;
+        }
+        int port = requestedPort == null ? LocalPorts.free() : requestedPort;
         RedisServer server;
         try {
-            server = new RedisServer(port);
+            // No snapshot: nothing of it is left on disk when it stops.
+            server = RedisServer.newRedisServer().port(port).bind("127.0.0.1").setting("save \"\"")
+                    .setting("appendonly no").build();
             server.start();
         } catch (IOException e) {
-            throw new UncheckedIOException("No Redis configured, none on localhost:6379, and the embedded Redis "
-                    + "did not start; set REDIS_URL to a running Redis", e);
+            throw new UncheckedIOException("The embedded Redis did not start on port " + port
+                    + "; set REDIS_URL to a running Redis", e);
         }
         Runtime.getRuntime().addShutdownHook(new Thread(() -> stopQuietly(server), "embedded-redis-stop"));
         environment.getPropertySources().addFirst(new MapPropertySource("embeddedRedis",
                 Map.of("distlock.redis.url", "redis://localhost:" + port)));
-        log.warn("No Redis configured and none on localhost:6379: started an EMBEDDED Redis on port " + port
-                + " for this run (set REDIS_URL to use your own)");
+        log.warn("Started an EMBEDDED Redis on port " + port + " for this run"
+                + (requestedPort == null ? ": no Redis configured and none on localhost:" + DEFAULT_REDIS_PORT
+                + " (set REDIS_URL to use your own)" : ", as " + PORT_PROPERTY + " asks"));
+    }
+
+    private boolean redisConfigured(ConfigurableEnvironment environment) {
+        for (String setting : REDIS_SETTINGS) {
+            String value = environment.getProperty(setting);
+            if (value != null && !value.isBlank()) {
+                log.info("Using the Redis configured by " + setting);
+                return true;
+            }
+        }
+        return false;
     }
 
     private static void stopQuietly(RedisServer server) {
@@ -71,24 +82,6 @@ public final class EmbeddedRedisFallback implements EnvironmentPostProcessor {
             server.stop();
         } catch (IOException ignored) {
             // the JVM is exiting anyway
-        }
-    }
-
-    /** @return whether something listens on localhost:6379, the Redis the sample uses when none is configured */
-    public static boolean defaultRedisListening() {
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress("localhost", 6379), 200);
-            return true;
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException("No free port for the embedded Redis", e);
         }
     }
 }

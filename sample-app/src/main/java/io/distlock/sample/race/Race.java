@@ -39,15 +39,26 @@ public final class Race {
      * @throws IllegalArgumentException if the numbers are out of range
      */
     public RaceResult run(List<URI> instances, int orders, int requestsPerOrder) {
-        if (instances.isEmpty() || orders < 1 || requestsPerOrder < 1
-                || (long) orders * requestsPerOrder > MAX_CONCURRENT_REQUESTS) {
-            throw new IllegalArgumentException("orders and requestsPerOrder must be at least 1, with orders x "
-                    + "requestsPerOrder at most " + MAX_CONCURRENT_REQUESTS + "; got " + orders + " x " + requestsPerOrder);
+        if (instances.isEmpty()) {
+            throw new IllegalArgumentException("the race needs at least one instance");
         }
+        checkSize(orders, requestsPerOrder);
         String run = UUID.randomUUID().toString().substring(0, 8);
         return new RaceResult(instances.stream().map(URI::toString).toList(), orders, requestsPerOrder,
                 round(instances, "race-" + run + "-locked-", orders, requestsPerOrder, true),
                 round(instances, "race-" + run + "-unlocked-", orders, requestsPerOrder, false));
+    }
+
+    /**
+     * @param orders           fresh orders per round
+     * @param requestsPerOrder concurrent requests per order
+     * @throws IllegalArgumentException if a round would not have 1 to {@value #MAX_CONCURRENT_REQUESTS} requests
+     */
+    public static void checkSize(int orders, int requestsPerOrder) {
+        if (orders < 1 || requestsPerOrder < 1 || (long) orders * requestsPerOrder > MAX_CONCURRENT_REQUESTS) {
+            throw new IllegalArgumentException("orders and requestsPerOrder must be at least 1, with orders x "
+                    + "requestsPerOrder at most " + MAX_CONCURRENT_REQUESTS + "; got " + orders + " x " + requestsPerOrder);
+        }
     }
 
     private RaceRound round(List<URI> instances, String prefix, int orders, int requestsPerOrder, boolean lock) {

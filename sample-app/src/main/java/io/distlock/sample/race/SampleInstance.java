@@ -1,10 +1,10 @@
 package io.distlock.sample.race;
 
+import io.distlock.sample.LocalPorts;
 import io.distlock.sample.SampleApplication;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -45,11 +45,13 @@ final class SampleInstance implements AutoCloseable {
      * @return the started JVM; call {@link #awaitReady} before using it
      */
     static SampleInstance start(String name, Path directory, List<String> arguments) {
-        int port = freePort();
+        int port = LocalPorts.free();
         Path log = directory.resolve(name + ".log");
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx384m", "-cp", System.getProperty("java.class.path"), mainClass(),
-                "--server.port=" + port, "--" + ExitWithParent.PROPERTY + "=" + ProcessHandle.current().pid()));
+                "--server.port=" + port, "--" + ExitWithParent.PROPERTY + "=" + ProcessHandle.current().pid(),
+                // Stopped when the race is over, or on Ctrl-C: no requests worth waiting for.
+                "--server.shutdown=immediate"));
         command.addAll(arguments);
         try {
             Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
@@ -98,11 +100,15 @@ final class SampleInstance implements AutoCloseable {
         return process.toHandle();
     }
 
-    /** Stops it: SIGTERM, then SIGKILL after {@link #STOP_TIMEOUT}. */
+    /**
+     * Stops it: SIGTERM, then SIGKILL after {@link #STOP_TIMEOUT}, to its own children first (an
+     * embedded Redis), which its shutdown hooks would have stopped.
+     */
     @Override
     public void close() throws InterruptedException {
         process.destroy();
         if (!process.waitFor(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
             process.destroyForcibly();
             process.waitFor(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
         }
@@ -122,13 +128,5 @@ final class SampleInstance implements AutoCloseable {
         boolean packaged = SampleApplication.class.getClassLoader().getClass().getName()
                 .startsWith("org.springframework.boot.loader");
         return packaged ? "org.springframework.boot.loader.launch.JarLauncher" : SampleApplication.class.getName();
-    }
-
-    static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException("No free port", e);
-        }
     }
 }

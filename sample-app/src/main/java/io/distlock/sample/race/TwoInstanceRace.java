@@ -1,5 +1,6 @@
 package io.distlock.sample.race;
 
+import java.time.Duration;
 import java.util.Optional;
 
 /**
@@ -12,6 +13,8 @@ public final class TwoInstanceRace {
 
     /** The first argument of the sample's command line that runs this instead of the application. */
     public static final String COMMAND = "race-two-instances";
+
+    private static final Duration STARTUP_TIMEOUT = Duration.ofMinutes(2);
 
     private TwoInstanceRace() {
     }
@@ -31,27 +34,23 @@ public final class TwoInstanceRace {
                 usage("unknown argument '" + arg + "'");
             }
         }
-        Optional<String> redis = Optional.ofNullable(System.getenv("REDIS_URL")).filter(url -> !url.isBlank());
-        RaceResult result;
-        try (TwoInstances both = TwoInstances.start(redis, System.err)) {
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> closeOnInterrupt(both), "stop-instances"));
-            System.err.println("Racing...");
-            result = new Race().run(both.urls(), orders, requestsPerOrder);
+        try {
+            Race.checkSize(orders, requestsPerOrder);
         } catch (IllegalArgumentException e) {
             usage(e.getMessage());
+        }
+        Optional<String> redis = Optional.ofNullable(System.getenv("REDIS_URL")).filter(url -> !url.isBlank());
+        RaceResult result;
+        try (TwoInstances both = TwoInstances.start(redis, STARTUP_TIMEOUT, System.err)) {
+            System.err.println("Racing...");
+            result = new Race().run(both.urls(), orders, requestsPerOrder);
+        } catch (IllegalStateException e) {
+            System.err.println("error: " + e.getMessage());
+            System.exit(1);
             return;
         }
         System.out.print(result.table());
         System.exit(result.withLock().everyOrderProcessedExactlyOnce() ? 0 : 1);
-    }
-
-    // On Ctrl-C the instances would end anyway (ExitWithParent); this also deletes the database.
-    private static void closeOnInterrupt(TwoInstances both) {
-        try {
-            both.close();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     private static int number(String arg) {
