@@ -18,6 +18,10 @@ import java.util.List;
  * after the transaction has committed (distlock's advice runs outside {@code @Transactional}), so
  * the next holder's check sees the committed status. {@link #processWithoutLock} is the same work
  * without the lock, there only for the race demo to show what the lock prevents.
+ * <p>
+ * What a lock cannot do: undo a charge. Should the commit fail after the provider charged, the
+ * order stays unprocessed and the next call charges again. Real payment APIs take an idempotency
+ * key (the order id would do) for that; the sample's fake provider deliberately has none.
  */
 @Service
 public class OrderService {

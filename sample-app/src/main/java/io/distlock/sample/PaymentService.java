@@ -14,8 +14,9 @@ import java.math.BigDecimal;
  * The pattern: a step that must never run twice, with no lock of its own. The provider charges
  * every call, and nothing in this database could undo a second charge, so "at most once" comes
  * from the caller: {@link OrderService#process} holds the order's lock around its check and this
- * call. {@code MANDATORY} makes that explicit: calling it outside the caller's transaction (and so
- * outside its lock) fails instead of charging.
+ * call. {@code MANDATORY} says it is a step of a larger unit of work: called on its own, outside a
+ * transaction, it fails instead of charging. (A transaction is not a lock, though:
+ * {@link OrderService#processWithoutLock} shows what happens when the caller has no lock.)
  */
 @Service
 public class PaymentService {

@@ -74,9 +74,24 @@ class SampleApplicationTest {
     }
 
     @Test
+    void aSecondRaceWhileOneRunsIsRefusedAtOnce() throws Exception {
+        RedisLock running = client.getLock("demo:race");
+        assertThat(running.tryLockAsync(0, 60, TimeUnit.SECONDS, "another-race").get(10, TimeUnit.SECONDS)).isTrue();
+        try {
+            HttpResponse<String> second = post("/demo/race", null);
+            assertThat(second.statusCode()).as(second.body()).isEqualTo(409);
+        } finally {
+            running.unlockAsync("another-race").get(10, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
     void ordersPaymentsInventoryAndReportsWorkOverHttp() throws Exception {
         assertThat(post("/orders/42/process", null).body()).contains("\"processedNow\":true");
         assertThat(post("/orders/42/process", null).body()).contains("\"processedNow\":false", "\"timesProcessed\":1");
+        assertThat(get("/orders/42").body()).contains("\"timesCharged\":1");
+        assertThat(post("/orders/43", null).statusCode()).isEqualTo(200);
+        assertThat(post("/orders/43", null).statusCode()).as("placed twice").isEqualTo(409);
         assertThat(post("/inventory/reserve", "[\"pear\",\"apple\"]").body())
                 .contains("\"reserved\":true", "\"apple\":99", "\"pear\":99");
         assertThat(post("/inventory/reserve", "[\"kiwi\"]").statusCode()).isEqualTo(400);
