@@ -72,8 +72,8 @@ final class HtmlReport {
         if (!report.results().isEmpty()) {
             throughputScenarios(report);
         }
-        report.processes().ifPresent(this::processes);
         report.watchdog().ifPresent(this::watchdog);
+        report.processes().ifPresent(this::processes);
         paragraph("The text report on standard output has every round's values, and for the processes scenario "
                 + "the hand-offs to another JVM, the longest same-JVM streaks and each JVM's share.");
         html.append("</body>\n</html>\n");
@@ -101,7 +101,8 @@ final class HtmlReport {
         }
         report.processes().ifPresent(result -> row("processes", format("%d child JVMs x %d threads; %s of %s, "
                         + "each measuring distlock, then Redisson, in fresh JVMs; warm-up %s s, window %s s",
-                result.options().processes(), result.options().threads(), ReportCharts.plural(env.rounds(), "round"),
+                result.options().processes(), result.options().threads(),
+                ReportCharts.plural(result.cases().get(0).rounds().size(), "round"),
                 String.join(" and ", result.cases().stream().map(ProcessCase::label).toList()),
                 ReportPrinter.seconds(result.options().warmup()), ReportPrinter.seconds(result.window()))));
         report.watchdog().ifPresent(result -> row("watchdog", format("%,d locks held by one client for %s s, "
@@ -131,7 +132,7 @@ final class HtmlReport {
             html.append("<h2>Latency</h2>\n");
             latencies.forEach(this::figure);
         }
-        checks("Targets", Targets.evaluate(report), TargetCheck::verdict);
+        checks(2, "Targets", Targets.evaluate(report), TargetCheck::verdict);
     }
 
     private void processes(ProcessResult result) {
@@ -143,7 +144,7 @@ final class HtmlReport {
         for (ProcessCase measured : result.cases()) {
             figure("processes-wait-" + measured.label().replace(' ', '-'), ReportCharts.processWaits(result.options(), measured));
         }
-        checks("Processes checks", result.checks(), TargetCheck::verdict);
+        checks(3, "Processes checks", result.checks(), TargetCheck::verdict);
     }
 
     private void watchdog(WatchdogResult result) {
@@ -157,7 +158,7 @@ final class HtmlReport {
         watchdogRow(result, "locks lost", "%,.0f", WatchdogMeasurement::locksLost);
         watchdogRow(result, "longest JVM stall in the hold", "%,.0f ms", WatchdogMeasurement::longestStall);
         html.append("</table>\n");
-        checks("Watchdog checks", result.checks(), TargetCheck::passOrFail);
+        checks(3, "Watchdog checks", result.checks(), TargetCheck::passOrFail);
     }
 
     private void watchdogRow(WatchdogResult result, String label, String format,
@@ -179,11 +180,13 @@ final class HtmlReport {
                 .append("</a></figcaption>\n</figure>\n");
     }
 
-    private void checks(String heading, List<TargetCheck> checks, Function<TargetCheck, String> verdict) {
+    // level: of the heading, 2 for a section of its own, 3 within a scenario's section
+    private void checks(int level, String heading, List<TargetCheck> checks, Function<TargetCheck, String> verdict) {
         if (checks.isEmpty()) {
             return;
         }
-        html.append("<h3>").append(Xml.escape(heading)).append("</h3>\n<ul>\n");
+        html.append("<h").append(level).append('>').append(Xml.escape(heading)).append("</h").append(level)
+                .append(">\n<ul>\n");
         for (TargetCheck check : checks) {
             html.append("<li><strong class=\"").append(check.met() ? "met" : "unmet").append("\">")
                     .append(Xml.escape(verdict.apply(check))).append("</strong>: ")

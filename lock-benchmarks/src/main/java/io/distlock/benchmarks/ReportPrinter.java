@@ -43,9 +43,9 @@ final class ReportPrinter {
         line("- JVM: %s, %d cores", env.jvm(), env.cores());
         line("- Clients: %s", env.clients());
         if (throughput) {
-            line("- Threads: %d (single: 1); %d round%s per scenario, each measuring distlock, then Redisson, then the "
+            line("- Threads: %d (single: 1); %s per scenario, each measuring distlock, then Redisson, then the "
                     + "ceiling with the same thread count, back to back; warm-up %s s before every measurement, "
-                    + "measurement %s s", env.threads(), env.rounds(), env.rounds() == 1 ? "" : "s",
+                    + "measurement %s s", env.threads(), ReportCharts.plural(env.rounds(), "round"),
                     seconds(env.warmup()), seconds(env.measurement()));
             out.println("- Summary over rounds: throughputs are medians; ratios are medians of the per-round ratios "
                     + "(not ratios of the medians); range = lowest-highest per-round distlock/redisson; latencies are "
@@ -59,8 +59,8 @@ final class ReportPrinter {
         out.println("|---|---|--:|--:|--:|--:|--:|--:|");
         for (ScenarioResult result : results) {
             Spread perRedisson = result.spread(RoundResult::distlockPerRedisson);
-            line("| %s (%d thread%s) | %s | %,.0f | %,.0f | %.2fx | %.2fx-%.2fx | %,.0f | %.2fx |",
-                    result.scenario().cliName(), result.threads(), result.threads() == 1 ? "" : "s",
+            line("| %s (%s) | %s | %,.0f | %,.0f | %.2fx | %.2fx-%.2fx | %,.0f | %.2fx |",
+                    result.scenario().cliName(), ReportCharts.plural(result.threads(), "thread"),
                     result.scenario().unit(), result.medianPerSecond(RoundResult::distlock),
                     result.medianPerSecond(RoundResult::redisson), perRedisson.median(),
                     perRedisson.min(), perRedisson.max(), result.spread(RoundResult::ceilingPairsPerSecond).median(),
@@ -86,17 +86,18 @@ final class ReportPrinter {
 
     private void printLatencies(BenchmarkReport report) {
         out.println("Latency in microseconds, p50 / p99 (medians over rounds):");
-        report.result(Scenario.CONTENDED).ifPresent(result ->
-                line("- contended, time inside lock() (%d threads): distlock %s; redisson %s", result.threads(),
-                        percentiles(result.latency(RoundResult::distlock)),
-                        percentiles(result.latency(RoundResult::redisson))));
-        report.result(Scenario.SINGLE).ifPresent(result ->
-                line("- single, one lock+unlock pair (1 thread): distlock %s; redisson %s",
-                        percentiles(result.latency(RoundResult::distlock)),
-                        percentiles(result.latency(RoundResult::redisson))));
         for (ScenarioResult result : report.results()) {
-            line("- ceiling of %s, one EVALSHA round trip (%d thread%s): %s (a lock+unlock pair needs two)",
-                    result.scenario().cliName(), result.threads(), result.threads() == 1 ? "" : "s",
+            Optional<MedianLatency> ours = result.latency(RoundResult::distlock);
+            Optional<MedianLatency> theirs = result.latency(RoundResult::redisson);
+            if (ours.isPresent() || theirs.isPresent()) {
+                line("- %s (%s; latency as the scenario says above): distlock %s; redisson %s",
+                        result.scenario().cliName(), ReportCharts.plural(result.threads(), "thread"),
+                        percentiles(ours), percentiles(theirs));
+            }
+        }
+        for (ScenarioResult result : report.results()) {
+            line("- ceiling of %s, one EVALSHA round trip (%s): %s (a lock+unlock pair needs two)",
+                    result.scenario().cliName(), ReportCharts.plural(result.threads(), "thread"),
                     percentiles(result.latency(RoundResult::ceiling)));
         }
         out.println();

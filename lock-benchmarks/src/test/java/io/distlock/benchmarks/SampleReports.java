@@ -6,12 +6,22 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.stream.IntStream;
 
 /**
- * Hand-made benchmark reports with round numbers, for tests of the reports that need no Redis. Every
- * throughput scenario has three rounds, scaled 1, 3 and 2, so that its medians are those of the
- * round scaled 2: distlock 2,000/s, Redisson 1,000/s, ceiling 8,000 round trips/s = 4,000 pairs/s,
- * distlock/redisson 2.00x; p50 200 µs vs 400 µs, p99 2,000 µs vs 4,000 µs where latency is recorded.
+ * Hand-made benchmark reports with round numbers, for tests of the reports that need no Redis. Each
+ * value differs from round to round so that its median is neither its mean nor its last round, and
+ * the median of the per-round ratios is not the ratio of the medians:
+ * <ul>
+ *   <li>throughput scenarios, three rounds: distlock 2,000, 5,000, 1,000/s (median 2,000), Redisson
+ *       500, 2,000, 1,000/s (median 1,000), per-round ratios 4.0, 2.5, 1.0 (median 2.50x, where the
+ *       ratio of the medians would be 2.00x), ceiling 12,000, 4,000, 16,000 round trips/s (median
+ *       6,000 pairs/s); p50 200 µs vs 400 µs and p99 2,000 µs vs 4,000 µs where latency is recorded
+ *       (medians; every round scaled like its throughput);</li>
+ *   <li>processes, three rounds per case: 1 name 3,000 vs 700 acquisitions/s (median ratio 5.00x,
+ *       ratio of the medians 4.29x), 8 names 4,000 vs 1,600 (median ratio 2.00x, not 2.50x); waits
+ *       scaled 1, 0.5 and 2 over the rounds, so their medians are those of the first round.</li>
+ * </ul>
  */
 final class SampleReports {
 
@@ -44,20 +54,34 @@ final class SampleReports {
     /** @return three rounds of the scenario, with latency where the real scenario records it */
     static ScenarioResult throughput(Scenario scenario) {
         boolean latency = scenario == Scenario.CONTENDED || scenario == Scenario.FAIR || scenario == Scenario.SINGLE;
-        List<RoundResult> rounds = List.of(1, 3, 2).stream().map(scale -> new RoundResult(
-                measurement(1_000 * scale, latency ? 100 * scale : 0),
-                measurement(500 * scale, latency ? 200 * scale : 0),
-                measurement(4_000 * scale, 10 * scale))).toList();
+        int[] ours = {2, 5, 1};
+        int[] theirs = {1, 4, 2};
+        int[] ceiling = {3, 1, 4};
+        List<RoundResult> rounds = IntStream.range(0, 3).mapToObj(i -> new RoundResult(
+                measurement(1_000L * ours[i], latency ? 100L * ours[i] : 0),
+                measurement(500L * theirs[i], latency ? 200L * theirs[i] : 0),
+                measurement(4_000L * ceiling[i], 10L * ceiling[i]))).toList();
         return new ScenarioResult(scenario, scenario.threads(16), rounds);
     }
 
-    /** @return one round per case: 1 name 3,000 vs 700 acquisitions/s, 8 names 4,000 vs 1,600 */
+    /** @return three rounds per case: 1 name 3,000 vs 700 acquisitions/s, 8 names 4,000 vs 1,600 (medians) */
     static ProcessResult processes() {
         return new ProcessResult(new ProcessOptions(3, 4, Duration.ofSeconds(6)), List.of(
-                new ProcessCase(1, List.of(new ProcessRound(process("distlock", 1, 3_000, 2.5, 48, 155),
-                        process("redisson", 1, 700, 5, 126, 218)))),
-                new ProcessCase(8, List.of(new ProcessRound(process("distlock", 8, 4_000, 1, 24, 60),
-                        process("redisson", 8, 1_600, 3, 46, 90))))));
+                processCase(1, new long[] {3_000, 5_000, 2_000}, new long[] {600, 700, 1_000}, new double[] {2.5, 48, 155},
+                        new double[] {5, 126, 218}),
+                processCase(8, new long[] {4_000, 2_000, 6_000}, new long[] {2_000, 1_000, 1_600}, new double[] {1, 24, 60},
+                        new double[] {3, 46, 90})));
+    }
+
+    // waits: p50, p99 and longest wait in ms of the first round; the others have them x 0.5 and x 2
+    private static ProcessCase processCase(int names, long[] ours, long[] theirs, double[] ourWaits,
+                                           double[] theirWaits) {
+        double[] waitScale = {1, 0.5, 2};
+        return new ProcessCase(names, IntStream.range(0, 3).mapToObj(i -> new ProcessRound(
+                process("distlock", names, ours[i], ourWaits[0] * waitScale[i], ourWaits[1] * waitScale[i],
+                        ourWaits[2] * waitScale[i]),
+                process("redisson", names, theirs[i], theirWaits[0] * waitScale[i], theirWaits[1] * waitScale[i],
+                        theirWaits[2] * waitScale[i]))).toList());
     }
 
     static WatchdogResult watchdog() {
