@@ -8,7 +8,7 @@ import java.time.temporal.ChronoUnit;
  * Where and how a benchmark run measured: printed as the report's header.
  *
  * @param started        when the run started, to the second
- * @param commit         the Git commit of the checkout the benchmark ran from ({@link GitCommit})
+ * @param commit         the Git commit the benchmark was built from ({@link GitCommit})
  * @param redisVersion   version reported by the server
  * @param redisLocation  where the server is, without credentials
  * @param jvm            JVM name and version

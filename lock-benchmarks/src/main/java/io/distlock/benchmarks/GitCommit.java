@@ -1,71 +1,47 @@
 package io.distlock.benchmarks;
 
 import java.io.IOException;
-import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.FileSystemNotFoundException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.security.CodeSource;
-import java.util.concurrent.TimeUnit;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.Properties;
 
 /**
- * Names the Git commit a report measured, for its header: {@code git describe --always --dirty}
- * in the checkout that holds the benchmark's own jar (or class directory), since the jar bundles
- * the engine of that checkout. A {@code -dirty} suffix says the checkout had uncommitted changes.
+ * Names the Git commit the benchmark was built from, for a report's header: {@code git describe
+ * --always --dirty} of the checkout at build time, which the build records in {@code git.properties}
+ * beside this class. A {@code -dirty} suffix says the checkout had uncommitted changes when the jar
+ * was built. The jar bundles the engine it measures, so this is the engine's commit too.
  */
 final class GitCommit {
 
-    /** What is reported when Git cannot say: no checkout, no {@code git}, or no answer in time. */
+    /** What is reported when the build recorded no commit (built outside a Git checkout). */
     static final String UNKNOWN = "unknown";
 
-    private static final long TIMEOUT_SECONDS = 5;
+    private static final String DESCRIBE = "git.commit.id.describe";
 
     private GitCommit() {
     }
 
-    /** @return the commit of the checkout the benchmark's code was loaded from, or {@value #UNKNOWN} */
+    /** @return the commit the benchmark was built from, or {@value #UNKNOWN} */
     static String ofBenchmark() {
-        CodeSource source = GitCommit.class.getProtectionDomain().getCodeSource();
-        if (source == null) {
-            return UNKNOWN;
-        }
-        try {
-            Path location = Path.of(source.getLocation().toURI());
-            return of(Files.isDirectory(location) ? location : location.getParent());
-        } catch (URISyntaxException | IllegalArgumentException | FileSystemNotFoundException e) {
-            return UNKNOWN;
+        try (InputStream recorded = GitCommit.class.getResourceAsStream("git.properties")) {
+            return of(recorded);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not read the benchmark's git.properties", e);
         }
     }
 
     /**
-     * @param directory a directory, normally inside a Git checkout
-     * @return {@code git describe --always --dirty} there, e.g. {@code "3d998b8"} or
-     *         {@code "3d998b8-dirty"}; {@value #UNKNOWN} if Git fails or takes longer than
-     *         {@value #TIMEOUT_SECONDS} s
+     * @param recorded the build's {@code git.properties}, or {@code null} if it wrote none
+     * @return its {@code git describe} value, or {@value #UNKNOWN} if there is none
+     * @throws IOException if it cannot be read
      */
-    static String of(Path directory) {
-        Process git;
-        try {
-            git = new ProcessBuilder("git", "-C", directory.toString(), "describe", "--always", "--dirty")
-                    .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        } catch (IOException e) {
+    static String of(InputStream recorded) throws IOException {
+        if (recorded == null) {
             return UNKNOWN;
         }
-        try {
-            // Its answer is one short line, far below a pipe's buffer: read once it has ended.
-            if (!git.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS) || git.exitValue() != 0) {
-                return UNKNOWN;
-            }
-            String described = new String(git.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-            return described.isEmpty() ? UNKNOWN : described;
-        } catch (IOException e) {
-            return UNKNOWN;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return UNKNOWN;
-        } finally {
-            git.destroyForcibly();
-        }
+        Properties properties = new Properties();
+        properties.load(recorded);
+        String described = properties.getProperty(DESCRIBE, "").trim();
+        return described.isEmpty() ? UNKNOWN : described;
     }
 }

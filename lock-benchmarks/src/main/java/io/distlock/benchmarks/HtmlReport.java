@@ -87,7 +87,7 @@ final class HtmlReport {
         report.processes().ifPresent(result -> scenarios.add(Scenario.PROCESSES.cliName()));
         html.append("<table class=\"environment\">\n");
         row("started", env.started().toString());
-        row("commit", env.commit() + " (git describe of the checkout holding the benchmark)");
+        row("commit", env.commit() + " (the benchmark was built from it; -dirty: with uncommitted changes)");
         row("clients", env.clients());
         row("Redis", env.redisVersion() + " (" + env.redisLocation() + ")");
         row("JVM", env.jvm());

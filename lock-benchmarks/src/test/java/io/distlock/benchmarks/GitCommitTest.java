@@ -1,24 +1,28 @@
 package io.distlock.benchmarks;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The commit a report names when there is no checkout to ask. */
-@Timeout(20)
+/** The commit a report names: the one the build recorded. */
 class GitCommitTest {
 
     @Test
-    void aDirectoryOutsideAnyCheckoutHasAnUnknownCommit(@TempDir Path notACheckout) {
-        assertThat(GitCommit.of(notACheckout)).isEqualTo(GitCommit.UNKNOWN);
+    void theBuildRecordsTheCommitOfItsCheckout() {
+        // The tests run from a Git checkout (CI clones one), so the build recorded a commit.
+        assertThat(GitCommit.ofBenchmark()).matches("[0-9a-f]{7,}(-dirty)?");
     }
 
     @Test
-    void aDirectoryThatDoesNotExistHasAnUnknownCommit(@TempDir Path parent) {
-        assertThat(GitCommit.of(parent.resolve("missing"))).isEqualTo(GitCommit.UNKNOWN);
+    void withoutARecordedCommitItIsUnknown() throws IOException {
+        assertThat(GitCommit.of(null)).isEqualTo(GitCommit.UNKNOWN);
+        assertThat(GitCommit.of(new ByteArrayInputStream("git.branch=main".getBytes(StandardCharsets.ISO_8859_1))))
+                .isEqualTo(GitCommit.UNKNOWN);
+        assertThat(GitCommit.of(new ByteArrayInputStream("git.commit.id.describe=72f4b05-dirty"
+                .getBytes(StandardCharsets.ISO_8859_1)))).isEqualTo("72f4b05-dirty");
     }
 }
