@@ -10,6 +10,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.net.ServerSocket;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -270,6 +271,52 @@ class RedisOutageTest {
         lock.unlock();
         assertThat(lock.isLocked()).isFalse();
         assertThat(client.watchdogHoldCount()).isZero();
+    }
+
+    /**
+     * Two attempts run in Redis, then their connection is reset before either answer arrives, and
+     * every reconnect fails for a while. The first attempt fails with the reset; the second, which
+     * Lettuce keeps to send again, times out while the client cannot reconnect, so its undo cannot
+     * be sent either (Lettuce fails commands at once while its last reconnect failed). Both holds
+     * must still be undone once Redis is reachable again, long before their 60 s leases end.
+     */
+    @Test
+    void attemptsLostWithTheirConnectionAreUndoneOnceRedisIsReachableAgain() throws Exception {
+        try (ReplyDroppingProxy proxy = new ReplyDroppingProxy(redis.server().host(), redis.server().port());
+             LockClient client = LockClient.builder().redisUri(proxy.uri()).commandTimeout(Duration.ofSeconds(2))
+                     .build()) {
+            RedisLock first = client.getLock("lost-answer-1");
+            RedisLock second = client.getLock("lost-answer-2");
+            first.lock(60, TimeUnit.SECONDS);
+            first.unlock();  // the scripts are loaded now: the answers held back are the attempts'
+
+            proxy.delayReplies(30_000);
+            CompletableFuture<Boolean> firstAttempt = first.tryLockAsync(0, 60, TimeUnit.SECONDS, "job");
+            CompletableFuture<Boolean> secondAttempt = second.tryLockAsync(0, 60, TimeUnit.SECONDS, "job");
+            awaitTrue("both attempts ran in Redis", Duration.ofSeconds(10),
+                    () -> (Long) redis.server().command("EXISTS", "distlock:{lost-answer-1}",
+                            "distlock:{lost-answer-2}") == 2L);
+            proxy.resetNewConnections();
+            proxy.resetConnections();
+            for (CompletableFuture<Boolean> attempt : List.of(firstAttempt, secondAttempt)) {
+                assertThatThrownBy(() -> attempt.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(LockException.class);
+            }
+            proxy.delayReplies(0);
+            proxy.passNewConnections();
+            RedisLock third = client.getLock("lost-answer-3");
+            awaitTrue("the client reconnected", Duration.ofSeconds(30), () -> {
+                try {
+                    return third.tryLock();
+                } catch (LockException e) {
+                    return false;
+                }
+            });
+            third.unlock();
+
+            awaitTrue("both attempts were undone", Duration.ofSeconds(10),
+                    () -> (Long) redis.server().command("EXISTS", "distlock:{lost-answer-1}",
+                            "distlock:{lost-answer-2}") == 0L);
+        }
     }
 
     @Test

@@ -18,8 +18,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * heard of it: what a connection drop between execution and reply looks like to a client. It can
  * also hold every reply back for a while ({@link #delayReplies(long)}): a slow network; and keep
  * new connections from reaching Redis ({@link #holdNewConnections()}): a reconnect, and what the
- * client sends again on it, waits until the test lets it through. Shared
- * with other modules' tests through lock-core's test jar.
+ * client sends again on it, waits until the test lets it through. And it can reset connections
+ * (TCP RST): those open now ({@link #resetConnections()}), and each new one as soon as the client
+ * speaks on it ({@link #resetNewConnections()}), so every reconnect fails until
+ * {@link #passNewConnections()}. Shared with other modules' tests through lock-core's test jar.
  */
 public final class ReplyDroppingProxy implements AutoCloseable {
 
@@ -28,9 +30,14 @@ public final class ReplyDroppingProxy implements AutoCloseable {
     private final ServerSocket listener;
     private final AtomicBoolean dropNextReply = new AtomicBoolean();
     private volatile long replyDelayMillis;
-    /** Guarded by this: whether new connections wait before they are passed on to Redis. */
-    private boolean holdingNewConnections;
+    /** What becomes of a new connection. */
+    private enum Admission { PASS, HOLD, RESET }
+
+    /** Guarded by this. */
+    private Admission admission = Admission.PASS;
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
+    /** The clients' ends of the connections passed on (a subset of {@link #sockets}). */
+    private final List<Socket> clientSockets = new CopyOnWriteArrayList<>();
 
     /**
      * @param targetHost the Redis server's host
@@ -69,19 +76,31 @@ public final class ReplyDroppingProxy implements AutoCloseable {
 
     /** Connections accepted from now on wait, before reaching Redis, until {@link #passNewConnections()}. */
     public synchronized void holdNewConnections() {
-        holdingNewConnections = true;
+        admission = Admission.HOLD;
+    }
+
+    /** Connections accepted from now on are reset as soon as the client sends on them. */
+    public synchronized void resetNewConnections() {
+        admission = Admission.RESET;
     }
 
     /** Connections held back, and those accepted from now on, reach Redis. */
     public synchronized void passNewConnections() {
-        holdingNewConnections = false;
+        admission = Admission.PASS;
         notifyAll();
     }
 
-    private synchronized void awaitPassage() throws InterruptedException {
-        while (holdingNewConnections && !listener.isClosed()) {
+    /** Resets (TCP RST) every client connection open now, dropping what it had on its way. */
+    public void resetConnections() {
+        clientSockets.forEach(ReplyDroppingProxy::reset);
+    }
+
+    /** @return once the connection may go on: whether it is passed on (else it is reset) */
+    private synchronized boolean awaitPassage() throws InterruptedException {
+        while (admission == Admission.HOLD && !listener.isClosed()) {
             wait(100);
         }
+        return admission == Admission.PASS;
     }
 
     @Override
@@ -94,9 +113,13 @@ public final class ReplyDroppingProxy implements AutoCloseable {
         while (!listener.isClosed()) {
             try {
                 Socket client = listener.accept();
-                awaitPassage();
-                Socket server = new Socket(targetHost, targetPort);
                 sockets.add(client);
+                if (!awaitPassage()) {
+                    daemon("proxy-reset", () -> resetOnceSpokenTo(client));
+                    continue;
+                }
+                Socket server = new Socket(targetHost, targetPort);
+                clientSockets.add(client);
                 sockets.add(server);
                 daemon("proxy-up", () -> pump(client, server, false));
                 daemon("proxy-down", () -> pump(server, client, true));
@@ -132,6 +155,26 @@ public final class ReplyDroppingProxy implements AutoCloseable {
             closeQuietly(from);
             closeQuietly(to);
         }
+    }
+
+    /** Resets the connection once the client sent something: the failure comes mid-handshake. */
+    private static void resetOnceSpokenTo(Socket client) {
+        try {
+            client.setSoTimeout(5_000);
+            client.getInputStream().read();
+        } catch (IOException e) {
+            // closed or silent: reset it all the same
+        }
+        reset(client);
+    }
+
+    private static void reset(Socket socket) {
+        try {
+            socket.setSoLinger(true, 0);
+        } catch (IOException e) {
+            // already closed
+        }
+        closeQuietly(socket);
     }
 
     private static void daemon(String name, Runnable task) {

@@ -218,7 +218,7 @@ final class Acquisition {
             attempt();
             return;
         }
-        protocol.release(keys, holderId, holdId);
+        undo();
         finish(LockEvent.Failure.ERROR, error);
     }
 
@@ -264,7 +264,7 @@ final class Acquisition {
         try {
             if (error != null) {
                 // The attempt may still have run (e.g. it timed out): undo exactly what it did.
-                protocol.release(keys, holderId, holdId);
+                undo();
                 finish(LockEvent.Failure.ERROR, error);
             } else if (attempt.acquired()) {
                 onAcquired(attempt, 0);
@@ -347,7 +347,7 @@ final class Acquisition {
         leaveChannel(false);
         if (!state.compareAndSet(RUNNING, DONE)) {
             // Abandoned while this attempt was in flight: give back exactly what it took.
-            protocol.release(keys, holderId, holdId);
+            undo();
             return;
         }
         Hold hold = engine.acquired(id, keys, new HoldRef(holderId, holdId), protocol, watchdogued, leaseMillis,
@@ -355,6 +355,11 @@ final class Acquisition {
         observation.acquired();
         engine.events().acquired(hold, startNanos, waited());
         engine.events().delivered().thenRun(() -> outcome.complete(hold));
+    }
+
+    /** Takes back the hold this acquisition may have taken, until Redis answers ({@link HoldUndo}). */
+    private void undo() {
+        HoldUndo.start(engine, protocol, keys, holderId, holdId, leaseMillis);
     }
 
     private void finish(LockEvent.Failure failure, Throwable error) {
