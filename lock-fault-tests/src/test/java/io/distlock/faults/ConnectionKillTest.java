@@ -110,8 +110,11 @@ class ConnectionKillTest {
             awaitTrue("no renewal left and no subscription left", Duration.ofSeconds(10),
                     () -> client.watchdogHoldCount() == 0 && client.activeSubscriptions() == 0);
         }
-        assertThat(redis.server().command("EXISTS", "distlock:{kill:load:0}", "distlock:{kill:load:1}",
-                "distlock:{kill:0}", "distlock:{kill:1}", "distlock:{kill:2}")).as("every lock is free").isEqualTo(0L);
+        for (String key : List.of("distlock:{kill:load:0}", "distlock:{kill:load:1}", "distlock:{kill:0}",
+                "distlock:{kill:1}", "distlock:{kill:2}")) {
+            assertThat(redis.server().command("EXISTS", key)).as("%s is free, but holds %s with pttl %s", key,
+                    redis.server().command("HGETALL", key), redis.server().command("PTTL", key)).isEqualTo(0L);
+        }
     }
 
     private static long subscribers(String channel) {
