@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
  * The race demonstration, over HTTP only: places fresh orders, fires concurrent
@@ -104,8 +105,17 @@ public final class Race {
                 .POST(HttpRequest.BodyPublishers.noBody()).build();
     }
 
+    /**
+     * @throws IllegalStateException if the instance cannot be reached or does not answer 200
+     */
     private JsonNode call(HttpRequest request) {
-        HttpResponse<String> response = send(request).join();
+        HttpResponse<String> response;
+        try {
+            response = send(request).join();
+        } catch (CompletionException e) {
+            throw new IllegalStateException(request.method() + " " + request.uri() + " failed: " + e.getCause(),
+                    e.getCause());
+        }
         if (response.statusCode() != 200) {
             throw new IllegalStateException(request.method() + " " + request.uri() + " answered "
                     + response.statusCode() + ": " + response.body());
