@@ -274,49 +274,88 @@ class RedisOutageTest {
     }
 
     /**
-     * Two attempts run in Redis, then their connection is reset before either answer arrives, and
-     * every reconnect fails for a while. The first attempt fails with the reset; the second, which
-     * Lettuce keeps to send again, times out while the client cannot reconnect, so its undo cannot
-     * be sent either (Lettuce fails commands at once while its last reconnect failed). Both holds
-     * must still be undone once Redis is reachable again, long before their 60 s leases end.
+     * Attempts whose answers were lost, and whose undos could not be sent (see
+     * {@link #loseAttemptsAndTheirUndos}), are still undone once Redis is reachable again, long
+     * before their 60 s leases end.
      */
     @Test
     void attemptsLostWithTheirConnectionAreUndoneOnceRedisIsReachableAgain() throws Exception {
         try (ReplyDroppingProxy proxy = new ReplyDroppingProxy(redis.server().host(), redis.server().port());
              LockClient client = LockClient.builder().redisUri(proxy.uri()).commandTimeout(Duration.ofSeconds(2))
                      .build()) {
-            RedisLock first = client.getLock("lost-answer-1");
-            RedisLock second = client.getLock("lost-answer-2");
-            first.lock(60, TimeUnit.SECONDS);
-            first.unlock();  // the scripts are loaded now: the answers held back are the attempts'
-
-            proxy.delayReplies(30_000);
-            CompletableFuture<Boolean> firstAttempt = first.tryLockAsync(0, 60, TimeUnit.SECONDS, "job");
-            CompletableFuture<Boolean> secondAttempt = second.tryLockAsync(0, 60, TimeUnit.SECONDS, "job");
-            awaitTrue("both attempts ran in Redis", Duration.ofSeconds(10),
-                    () -> (Long) redis.server().command("EXISTS", "distlock:{lost-answer-1}",
-                            "distlock:{lost-answer-2}") == 2L);
-            proxy.resetNewConnections();
-            proxy.resetConnections();
-            for (CompletableFuture<Boolean> attempt : List.of(firstAttempt, secondAttempt)) {
-                assertThatThrownBy(() -> attempt.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(LockException.class);
-            }
-            proxy.delayReplies(0);
-            proxy.passNewConnections();
-            RedisLock third = client.getLock("lost-answer-3");
-            awaitTrue("the client reconnected", Duration.ofSeconds(30), () -> {
-                try {
-                    return third.tryLock();
-                } catch (LockException e) {
-                    return false;
-                }
-            });
-            third.unlock();
-
+            loseAttemptsAndTheirUndos(proxy, client);
             awaitTrue("both attempts were undone", Duration.ofSeconds(10),
-                    () -> (Long) redis.server().command("EXISTS", "distlock:{lost-answer-1}",
-                            "distlock:{lost-answer-2}") == 0L);
+                    () -> existing(LOST_KEYS) == 0L);
         }
+    }
+
+    /**
+     * The holder acquires each lock again right after the client reconnected, while the undos of
+     * its lost attempts still wait for their next try: they are sent first, so each acquisition is
+     * a first hold of its own, never joined to the hold being taken back, and its one unlock frees
+     * the lock.
+     */
+    @Test
+    void theHoldersNextAcquisitionDoesNotJoinTheHoldBeingUndone() throws Exception {
+        try (ReplyDroppingProxy proxy = new ReplyDroppingProxy(redis.server().host(), redis.server().port());
+             LockClient client = LockClient.builder().redisUri(proxy.uri()).commandTimeout(Duration.ofSeconds(2))
+                     .build()) {
+            List<RedisLock> locks = loseAttemptsAndTheirUndos(proxy, client);
+            for (RedisLock lock : locks) {
+                assertThat(lock.tryLockAsync(0, 60, TimeUnit.SECONDS, "job").get(10, TimeUnit.SECONDS)).isTrue();
+            }
+            for (RedisLock lock : locks) {
+                String key = "distlock:{" + lock.getName() + "}";
+                assertThat(redis.server().commandString("HGET", key, "job")).as("the holder's count in %s", key)
+                        .isEqualTo("1");
+                lock.unlockAsync("job").get(10, TimeUnit.SECONDS);
+                assertThat(redis.server().command("EXISTS", key)).as("%s freed by its one unlock", key).isEqualTo(0L);
+            }
+        }
+    }
+
+    private static final List<String> LOST_KEYS = List.of("distlock:{lost-answer-1}", "distlock:{lost-answer-2}");
+
+    private static long existing(List<String> keys) {
+        return keys.stream().filter(key -> (Long) redis.server().command("EXISTS", key) == 1L).count();
+    }
+
+    /**
+     * Two attempts of holder {@code job} run in Redis, then their connection is reset before
+     * either answer arrives, and every reconnect fails for a while. The first attempt fails with
+     * the reset; the second, which Lettuce keeps to send again, times out while the client cannot
+     * reconnect, so its undo cannot be sent either (Lettuce fails commands at once while its last
+     * reconnect failed). Returns once the client is connected again.
+     *
+     * @return the two locks, each still held in Redis by the lost attempt
+     */
+    private static List<RedisLock> loseAttemptsAndTheirUndos(ReplyDroppingProxy proxy, LockClient client) {
+        List<RedisLock> locks = List.of(client.getLock("lost-answer-1"), client.getLock("lost-answer-2"));
+        locks.get(0).lock(60, TimeUnit.SECONDS);
+        locks.get(0).unlock();  // the scripts are loaded now: the answers held back are the attempts'
+
+        proxy.delayReplies(30_000);
+        List<CompletableFuture<Boolean>> attempts = locks.stream()
+                .map(lock -> lock.tryLockAsync(0, 60, TimeUnit.SECONDS, "job")).toList();
+        awaitTrue("both attempts ran in Redis", Duration.ofSeconds(10),
+                () -> existing(LOST_KEYS) == 2L);
+        proxy.resetNewConnections();
+        proxy.resetConnections();
+        for (CompletableFuture<Boolean> attempt : attempts) {
+            assertThatThrownBy(() -> attempt.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(LockException.class);
+        }
+        proxy.delayReplies(0);
+        proxy.passNewConnections();
+        RedisLock probe = client.getLock("lost-answer-probe");
+        awaitTrue("the client reconnected", Duration.ofSeconds(30), () -> {
+            try {
+                return probe.tryLock();
+            } catch (LockException e) {
+                return false;
+            }
+        });
+        probe.unlock();
+        return locks;
     }
 
     @Test

@@ -357,9 +357,9 @@ final class Acquisition {
         engine.events().delivered().thenRun(() -> outcome.complete(hold));
     }
 
-    /** Takes back the hold this acquisition may have taken, until Redis answers ({@link HoldUndo}). */
+    /** Takes back the hold this acquisition may have taken, until Redis answers ({@link HoldUndos}). */
     private void undo() {
-        HoldUndo.start(engine, protocol, keys, holderId, holdId, leaseMillis);
+        engine.undos().start(protocol, keys, holderId, holdId);
     }
 
     private void finish(LockEvent.Failure failure, Throwable error) {

@@ -57,6 +57,8 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
     private final AtomicBoolean closed = new AtomicBoolean();
     /** Per lock key, this client's hold of a lock that has one holder at a time (hand-off locks). */
     private final ConcurrentHashMap<String, Hold> exclusiveHolds = new ConcurrentHashMap<>();
+    /** Holds that acquisitions may have taken but nobody will use, being taken back. */
+    private final HoldUndos undos = new HoldUndos(this);
     /** Ids: this client's random prefix, then a counter (see {@link #newId()}). */
     private final String idPrefix = Long.toString(ThreadLocalRandom.current().nextLong(1L << 40, 1L << 41),
             Character.MAX_RADIX) + ".";
@@ -172,6 +174,11 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
     /** @return number of lock channels subscribed now (see {@code LockClient.activeSubscriptions()}) */
     public int activeSubscriptions() {
         return subscriptions.activeChannels();
+    }
+
+    /** @return takes back holds that acquisitions may have taken but nobody will use */
+    HoldUndos undos() {
+        return undos;
     }
 
     /** @return the client's scheduler */

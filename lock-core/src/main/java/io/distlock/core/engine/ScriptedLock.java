@@ -301,11 +301,11 @@ public class ScriptedLock implements RedisLock, SettableLease {
     }
 
     /**
-     * Starts an acquisition for the holder. Releases of the holder that Redis never confirmed are
-     * sent again first, on the same connection, so they run before the attempt: the caller gave
-     * those holds up, and an acquisition must not join them (its one {@code unlock()} would then
-     * leave a hold behind that the watchdog renews for ever). One round trip still: the attempt
-     * does not wait for them.
+     * Starts an acquisition for the holder. Releases of the holder that Redis never confirmed, and
+     * undos of its earlier attempts still pending, are sent again first, on the same connection,
+     * so they run before the attempt: those holds were given up, and an acquisition must not join
+     * them (its one {@code unlock()} would then leave a hold behind, one the watchdog renews for
+     * ever if it keeps this one's lease). One round trip still: the attempt does not wait for them.
      */
     private Acquisition startAcquisition(String holderId, long waitMillis, long leaseMillis) {
         Hold hold = engine.hold(keys, protocol, holderId);
@@ -313,6 +313,7 @@ public class ScriptedLock implements RedisLock, SettableLease {
             // Each reports its outcome by events; one that fails again stays unconfirmed.
             hold.unconfirmedHoldIds().forEach(holdId -> startRelease(holderId, holdId, 0));
         }
+        engine.undos().sendFirst(keys, protocol, holderId);
         return Acquisition.start(engine, id, keys, protocol, holderId, waitMillis, leaseMillis);
     }
 
