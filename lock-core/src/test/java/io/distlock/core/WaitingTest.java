@@ -133,6 +133,41 @@ class WaitingTest {
                 () -> waiterClient.activeSubscriptions() == 0);
     }
 
+    /**
+     * A subscription Redis refused (here the user may not use the channel) fails the waiter that
+     * asked for it, but not the waiters after it: the next one subscribes again, and once Redis
+     * allows it, waits and is woken by the release, even within the second a channel nobody waits
+     * on lingers.
+     */
+    @Test
+    void aRefusedSubscriptionIsAskedForAgainByTheNextWaiter() throws Exception {
+        String user = "no-channels";
+        String password = "Channel-Pass-1";
+        redis.server().command("ACL", "SETUSER", user, "on", ">" + password, "~*", "+@all", "resetchannels");
+        try {
+            LockClient waiterClient = clients.open(redis.server(), b -> b.redisUri(
+                    "redis://" + user + ":" + password + "@" + redis.server().host() + ":" + redis.server().port()));
+            RedisLock holder = clients.open(redis.server()).getLock("refused-channel");
+            RedisLock waiter = waiterClient.getLock("refused-channel");
+            holder.lock();
+            assertThatThrownBy(() -> waiter.tryLock(5, TimeUnit.SECONDS)).isInstanceOf(LockException.class)
+                    .hasMessageContaining("NOPERM");
+
+            redis.server().command("ACL", "SETUSER", user, "allchannels");
+            CompletableFuture<Boolean> next = LockAttempts.startTryAndRelease(waiter, 10_000);
+            awaitTrue("the next waiter subscribed", Duration.ofSeconds(5),
+                    () -> next.isDone() || subscribers("distlock:{refused-channel}:ch") == 1);
+            holder.unlock();
+            assertThat(next.get(10, TimeUnit.SECONDS)).as("woken by the release").isTrue();
+        } finally {
+            redis.server().command("ACL", "DELUSER", user);
+        }
+    }
+
+    private static long subscribers(String channel) {
+        return (Long) ((List<?>) redis.server().command("PUBSUB", "NUMSUB", channel)).get(1);
+    }
+
     private static long subscribeCalls() {
         Matcher calls = Pattern.compile("cmdstat_subscribe:calls=(\\d+)")
                 .matcher(redis.server().commandString("INFO", "commandstats"));

@@ -195,7 +195,9 @@ public final class LockSubscriptions<T> {
     }
 
     /**
-     * Joins the waiters of a channel, subscribing in Redis if this is the first one. Wait for
+     * Joins the waiters of a channel, subscribing in Redis if this is the first one, or if the
+     * channel's subscription failed: its waiters failed with it, but a later one asks again, rather
+     * than fail on the old failure while the channel lingers or others still leave it. Wait for
      * {@link WakeUpChannel#subscribed()} before relying on wake-ups, and
      * {@link #leave(WakeUpChannel)} whatever the outcome.
      *
@@ -205,7 +207,7 @@ public final class LockSubscriptions<T> {
     public WakeUpChannel<T> join(String channel) {
         return channels.compute(channel, (name, current) -> {
             WakeUpChannel<T> waiters = current;
-            if (waiters == null) {
+            if (waiters == null || waiters.subscribed.isCompletedExceptionally()) {
                 waiters = new WakeUpChannel<>(name, closed, idOf);
                 CompletableFuture<Void> subscribed = waiters.subscribed;
                 try {
