@@ -281,7 +281,7 @@ class RedisOutageTest {
     @Test
     void attemptsLostWithTheirConnectionAreUndoneOnceRedisIsReachableAgain() throws Exception {
         try (ReplyDroppingProxy proxy = new ReplyDroppingProxy(redis.server().host(), redis.server().port());
-             LockClient client = LockClient.builder().redisUri(proxy.uri()).commandTimeout(Duration.ofSeconds(2))
+             LockClient client = LockClient.builder().redisUri(proxy.uri()).commandTimeout(LOST_ATTEMPT_TIMEOUT)
                      .build()) {
             loseAttemptsAndTheirUndos(proxy, client);
             awaitTrue("both attempts were undone", Duration.ofSeconds(10),
@@ -298,7 +298,7 @@ class RedisOutageTest {
     @Test
     void theHoldersNextAcquisitionDoesNotJoinTheHoldBeingUndone() throws Exception {
         try (ReplyDroppingProxy proxy = new ReplyDroppingProxy(redis.server().host(), redis.server().port());
-             LockClient client = LockClient.builder().redisUri(proxy.uri()).commandTimeout(Duration.ofSeconds(2))
+             LockClient client = LockClient.builder().redisUri(proxy.uri()).commandTimeout(LOST_ATTEMPT_TIMEOUT)
                      .build()) {
             List<RedisLock> locks = loseAttemptsAndTheirUndos(proxy, client);
             for (RedisLock lock : locks) {
@@ -314,6 +314,30 @@ class RedisOutageTest {
         }
     }
 
+    /**
+     * An undo Redis answers with an error that no retry can cure (the lock's key is not a lock) is
+     * not sent again: it ends with that answer, rather than every second while the client lives.
+     */
+    @Test
+    void anUndoRedisRefusesForGoodIsNotSentAgain() throws Exception {
+        LockClient client = clients.open(redis.server());
+        RedisLock lock = client.getLock("not-a-lock");
+        lock.lock();
+        lock.unlock();  // the scripts are loaded now
+        redis.server().command("SET", "distlock:{not-a-lock}", "some value");
+        ScriptStats.reset(redis.server());
+
+        assertThatThrownBy(() -> lock.tryLock(0, 10, TimeUnit.SECONDS)).isInstanceOf(LockException.class)
+                .hasMessageContaining("WRONGTYPE");
+        awaitTrue("the attempt and its undo were refused", Duration.ofSeconds(5),
+                () -> ScriptStats.scriptCallsWithErrors(redis.server()) >= 2);
+        long refused = ScriptStats.scriptCallsWithErrors(redis.server());
+        Thread.sleep(2_500);  // longer than the longest pause between retries
+        assertThat(ScriptStats.scriptCallsWithErrors(redis.server())).as("scripts asked for since").isEqualTo(refused);
+    }
+
+    /** Long enough that the test sees both attempts run before the second one times out. */
+    private static final Duration LOST_ATTEMPT_TIMEOUT = Duration.ofSeconds(8);
     private static final List<String> LOST_KEYS = List.of("distlock:{lost-answer-1}", "distlock:{lost-answer-2}");
 
     private static long existing(List<String> keys) {
@@ -342,7 +366,8 @@ class RedisOutageTest {
         proxy.resetNewConnections();
         proxy.resetConnections();
         for (CompletableFuture<Boolean> attempt : attempts) {
-            assertThatThrownBy(() -> attempt.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(LockException.class);
+            assertThatThrownBy(() -> attempt.get(LOST_ATTEMPT_TIMEOUT.toSeconds() + 10, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(LockException.class);
         }
         proxy.delayReplies(0);
         proxy.passNewConnections();

@@ -25,10 +25,20 @@ public final class ScriptStats {
 
     /** @return scripts run since the last reset (an EVALSHA answered NOSCRIPT, then sent as EVAL, counts once) */
     public static long scriptCalls(RedisServer server) {
+        return count(server, false);
+    }
+
+    /** @return scripts asked for since the last reset, those that failed with an error reply included */
+    public static long scriptCallsWithErrors(RedisServer server) {
+        return count(server, true);
+    }
+
+    private static long count(RedisServer server, boolean withErrors) {
         Matcher m = SCRIPT_CALLS.matcher(server.commandString("INFO", "commandstats"));
         long calls = 0;
         while (m.find()) {
-            calls += Long.parseLong(m.group(2)) - (m.group(3) == null ? 0 : Long.parseLong(m.group(3)));
+            long failed = m.group(3) == null ? 0 : Long.parseLong(m.group(3));
+            calls += Long.parseLong(m.group(2)) - (withErrors ? 0 : failed);
         }
         return calls;
     }

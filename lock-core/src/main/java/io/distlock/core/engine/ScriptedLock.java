@@ -313,7 +313,7 @@ public class ScriptedLock implements RedisLock, SettableLease {
             // Each reports its outcome by events; one that fails again stays unconfirmed.
             hold.unconfirmedHoldIds().forEach(holdId -> startRelease(holderId, holdId, 0));
         }
-        engine.undos().sendFirst(keys, protocol, holderId);
+        engine.undos().sendFirst(keys, holderId);
         return Acquisition.start(engine, id, keys, protocol, holderId, waitMillis, leaseMillis);
     }
 
