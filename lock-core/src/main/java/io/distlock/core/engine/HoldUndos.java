@@ -38,7 +38,7 @@ final class HoldUndos {
     private static final System.Logger LOG = System.getLogger(HoldUndos.class.getName());
     private static final long FIRST_PAUSE_MILLIS = 50;
     private static final long MAX_PAUSE_MILLIS = 1_000;
-    static final int MAX_PENDING = 10_000;
+    private static final int MAX_PENDING = 10_000;
     /** Error replies that a moment cures: an undo that gets one is sent again. */
     private static final List<String> PASSING_ERRORS = List.of("LOADING", "BUSY", "TRYAGAIN", "CLUSTERDOWN",
             "MASTERDOWN", "READONLY", "OOM");
@@ -97,11 +97,6 @@ final class HoldUndos {
         if (undos != null) {
             undos.forEach(Undo::send);
         }
-    }
-
-    /** @return undos being retried now (for tests and diagnostics) */
-    int pending() {
-        return pendingCount.get();
     }
 
     private static CompletableFuture<Long> release(LockProtocol protocol, LockKeys keys, String holderId,
