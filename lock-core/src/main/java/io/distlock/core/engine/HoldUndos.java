@@ -93,6 +93,9 @@ final class HoldUndos {
      * @param holderId the holder about to acquire
      */
     void sendFirst(LockKeys keys, String holderId) {
+        if (pending.isEmpty()) {
+            return;  // the usual case, on every acquisition: no key to build, no hash to compute
+        }
         Set<Undo> undos = pending.get(new HolderOfLock(keys.lockKey(), holderId));
         if (undos != null) {
             undos.forEach(Undo::send);
