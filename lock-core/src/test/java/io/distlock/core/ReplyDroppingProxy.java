@@ -21,7 +21,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * client sends again on it, waits until the test lets it through. And it can reset connections
  * (TCP RST): those open now ({@link #resetConnections()}), and each new one as soon as the client
  * speaks on it ({@link #resetNewConnections()}), so every reconnect fails until
- * {@link #passNewConnections()}. Shared with other modules' tests through lock-core's test jar.
+ * {@link #passNewConnections()}; or close them ({@link #closeConnections()}). Shared with other
+ * modules' tests through lock-core's test jar.
  */
 public final class ReplyDroppingProxy implements AutoCloseable {
 
@@ -88,6 +89,15 @@ public final class ReplyDroppingProxy implements AutoCloseable {
     public synchronized void passNewConnections() {
         admission = Admission.PASS;
         notifyAll();
+    }
+
+    /**
+     * Closes every client connection open now, dropping what it had on its way: the client sees
+     * its connection end (not fail), and Lettuce sends the commands still unanswered again once
+     * reconnected.
+     */
+    public void closeConnections() {
+        clientSockets.forEach(ReplyDroppingProxy::closeQuietly);
     }
 
     /** Resets (TCP RST) every client connection open now, dropping what it had on its way. */

@@ -1,6 +1,7 @@
 package io.distlock.spring;
 
 import io.distlock.core.LockAcquisitionException;
+import io.distlock.core.KeysLeft;
 import io.distlock.core.LockException;
 import io.distlock.spring.autoconfigure.DistLockAutoConfiguration;
 import io.distlock.test.RedisExtension;
@@ -16,7 +17,6 @@ import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
@@ -103,6 +103,6 @@ class AbandonedCallsTest {
 
     private static void awaitNoLockHeld(String method) {
         awaitTrue("no lock of " + method + " is left in Redis", Duration.ofSeconds(15),
-                () -> ((List<?>) redis.server().command("KEYS", "distlock:{Work." + method + ":*")).isEmpty());
+                () -> KeysLeft.matching(redis.server(), "distlock:{Work." + method + ":*").isEmpty());
     }
 }

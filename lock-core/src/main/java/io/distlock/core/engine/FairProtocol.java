@@ -64,8 +64,28 @@ public final class FairProtocol implements LockProtocol {
     }
 
     @Override
-    public CompletableFuture<Long> release(LockKeys keys, String holderId, String holdId) {
-        return run(ScriptOutputType.INTEGER, keys, "unlock", holderId, holdId);
+    public CompletableFuture<ReleaseReply> release(LockKeys keys, String holderId, String holdId) {
+        return unlock(false, keys, holderId, holdId);
+    }
+
+    @Override
+    public CompletableFuture<ReleaseReply> releaseInOrder(LockKeys keys, String holderId, String holdId) {
+        return unlock(true, keys, holderId, holdId);
+    }
+
+    /** @param inOrder whether it must run before what is sent after it ({@link #releaseInOrder}) */
+    private CompletableFuture<ReleaseReply> unlock(boolean inOrder, LockKeys keys, String holderId, String holdId) {
+        String[] unlockKeys = lockKeys(keys, keys.releaseAnswer(holdId));
+        String[] args = arguments(keys, "unlock", holderId, holdId, Long.toString(holds.answerKeptMillis()));
+        CompletableFuture<List<Long>> reply = inOrder
+                ? scripts.runInOrder(Scripts.FAIR, ScriptOutputType.MULTI, unlockKeys, args)
+                : scripts.run(Scripts.FAIR, ScriptOutputType.MULTI, unlockKeys, args);
+        return reply.thenApply(ReleaseReply::of);
+    }
+
+    @Override
+    public long answerKeptMillis() {
+        return holds.answerKeptMillis();
     }
 
     @Override

@@ -102,10 +102,10 @@ final class HoldUndos {
         }
     }
 
-    private static CompletableFuture<Long> release(LockProtocol protocol, LockKeys keys, String holderId,
-                                                   String holdId) {
+    private static CompletableFuture<ReleaseReply> release(LockProtocol protocol, LockKeys keys, String holderId,
+                                                           String holdId) {
         try {
-            return protocol.release(keys, holderId, holdId);
+            return protocol.releaseInOrder(keys, holderId, holdId);  // before the holder's next attempt
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
@@ -150,7 +150,7 @@ final class HoldUndos {
                 end();
                 return;
             }
-            release(protocol, keys, owner.holderId(), holdId).whenComplete((left, error) -> {
+            release(protocol, keys, owner.holderId(), holdId).whenComplete((reply, error) -> {
                 inFlight.set(false);  // a send from now on goes behind this one: it may be needed
                 if (error == null) {
                     end();

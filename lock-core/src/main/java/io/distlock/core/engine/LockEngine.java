@@ -100,14 +100,28 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
         scheduler.scheduleWithFixedDelay(this::forgetExpiredHolds, watchdogLeaseMillis, watchdogLeaseMillis,
                 TimeUnit.MILLISECONDS);
         ScriptExecutor scripts = new ScriptExecutor(commands);
-        ReentrantProtocol plain = new ReentrantProtocol(clientId, scripts, connections.publishCommand(), false);
+        String publish = connections.publishCommand();
+        long answerKept = answerKeptMillis(commandTimeoutMillis);
+        ReentrantProtocol plain = new ReentrantProtocol(clientId, scripts, publish, false, answerKept);
         this.reentrant = replicated(plain, replicaAcks);
-        this.fenced = replicated(new ReentrantProtocol(clientId, scripts, connections.publishCommand(), true),
-                replicaAcks);
-        this.fair = replicated(new FairProtocol(clientId, scripts, connections.publishCommand(), fairSlotMillis, plain),
-                replicaAcks);
-        this.read = replicated(new ReadWriteProtocol(scripts, connections.publishCommand(), false), replicaAcks);
-        this.write = replicated(new ReadWriteProtocol(scripts, connections.publishCommand(), true), replicaAcks);
+        this.fenced = replicated(new ReentrantProtocol(clientId, scripts, publish, true, answerKept), replicaAcks);
+        this.fair = replicated(new FairProtocol(clientId, scripts, publish, fairSlotMillis, plain), replicaAcks);
+        this.read = replicated(new ReadWriteProtocol(scripts, publish, false, answerKept), replicaAcks);
+        this.write = replicated(new ReadWriteProtocol(scripts, publish, true, answerKept), replicaAcks);
+    }
+
+    /**
+     * How long Redis remembers a release (see {@code unlock.lua}). Lettuce sends a command again
+     * after a reconnect only until it times out, one command timeout after it was first sent; a
+     * server that stalls may run that second send later still. Twice the timeout plus 10 s covers
+     * both, and leaves the engine's own resend of an unconfirmed release a window of its own
+     * ({@link ScriptedLock}).
+     *
+     * @param commandTimeoutMillis the client's command timeout
+     * @return how long a release's answer is kept, in milliseconds
+     */
+    static long answerKeptMillis(long commandTimeoutMillis) {
+        return 2 * commandTimeoutMillis + 10_000;
     }
 
     private static LockProtocol replicated(LockProtocol protocol, ReplicaAcks replicaAcks) {
@@ -226,14 +240,6 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
     /** @return how long blocking calls wait for one Redis answer, in milliseconds */
     public long commandTimeoutMillis() {
         return commandTimeoutMillis;
-    }
-
-    /**
-     * @return how many times a connection of the client has dropped so far (see
-     *         {@link RedisConnections#drops()})
-     */
-    public long connectionDrops() {
-        return connections.drops();
     }
 
     /** @return number of holds the watchdog renews now */

@@ -37,4 +37,13 @@ public record LockKeys(String lockKey, String channel) {
     public String forceUnlockAnswer(String callId) {
         return derived("forced:" + callId);
     }
+
+    /**
+     * @param holdId a hold's id
+     * @return the key that keeps the answer of that hold's release for a while, so that the same
+     *         release run again answers "released before" (see {@code unlock.lua})
+     */
+    public String releaseAnswer(String holdId) {
+        return derived("released:" + holdId);
+    }
 }

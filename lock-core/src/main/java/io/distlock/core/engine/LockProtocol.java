@@ -31,15 +31,37 @@ public interface LockProtocol {
                                           boolean reentry);
 
     /**
-     * Releases one hold, the one with the given id; safe to repeat, and a no-op for a hold id
-     * that is not there (released already, or an attempt that never ran).
+     * Releases one hold, the one with the given id, exactly once: the same release sent again
+     * (however often, for {@link #answerKeptMillis()}) answers
+     * {@link ReleaseReply.Outcome#RELEASED_BEFORE} and changes nothing; a hold id that is not there
+     * (an attempt that never ran, an undo already done) changes nothing either.
      *
      * @param keys     the lock's keys
      * @param holderId who releases
      * @param holdId   the hold to release
-     * @return the remaining hold count, or {@code -1} if the holder holds nothing in Redis
+     * @return what the release found
      */
-    CompletableFuture<Long> release(LockKeys keys, String holderId, String holdId);
+    CompletableFuture<ReleaseReply> release(LockKeys keys, String holderId, String holdId);
+
+    /**
+     * {@link #release}, sent so that it runs before whatever is sent after it on the same
+     * connection, even when Redis has lost its script cache ({@code ScriptExecutor.runInOrder}):
+     * for a release the holder's next attempt must not overtake (an undo, a release sent again).
+     *
+     * @param keys     the lock's keys
+     * @param holderId who releases
+     * @param holdId   the hold to release
+     * @return what the release found
+     */
+    CompletableFuture<ReleaseReply> releaseInOrder(LockKeys keys, String holderId, String holdId);
+
+    /**
+     * @return how long Redis remembers that a hold was released ({@link LockKeys#releaseAnswer}):
+     *         a release of it sent again within this time answers
+     *         {@link ReleaseReply.Outcome#RELEASED_BEFORE}; later, one that finds the holder holding
+     *         nothing cannot tell its own earlier release from a lost lease
+     */
+    long answerKeptMillis();
 
     /**
      * Gives a held lock an explicit lease from now, only while the given hold is there. For
@@ -75,6 +97,17 @@ public interface LockProtocol {
      */
     CompletableFuture<Long> forceUnlock(LockKeys keys, String callId);
 
+    /** {@link #handOff}: this call handed the lock over. */
+    long HANDED_OVER = 1;
+    /** {@link #handOff}: an earlier run of this same call handed the lock over. */
+    long HANDED_OVER_BEFORE = 2;
+    /** {@link #handOff}: an ordinary release of the hold ran before: nothing was handed over. */
+    long RELEASED_BEFORE = 3;
+    /** {@link #handOff}: the releasing holder holds the lock more than once, or not by that hold: nothing changed. */
+    long NOT_HANDED_OVER = 0;
+    /** {@link #handOff}: the releasing holder holds nothing (its lease was lost). */
+    long NOT_HELD = -1;
+
     /**
      * Hands the lock from a holder releasing its last hold to a waiting holder of the same
      * client, without freeing it in between; only called when {@link #canHandOff()}.
@@ -83,8 +116,9 @@ public interface LockProtocol {
      * @param from        the hold being released (the holder's only one)
      * @param to          the waiting holder and its new hold's id; it gets hold count 1
      * @param leaseMillis the receiver's lease
-     * @return 1 handed over; 0 the releasing holder holds it more than once (nothing changed);
-     *         -1 the releasing holder holds nothing
+     * @return {@link #HANDED_OVER}, {@link #HANDED_OVER_BEFORE}, {@link #RELEASED_BEFORE},
+     *         {@link #NOT_HANDED_OVER} or {@link #NOT_HELD} (see {@code hand_off.lua}); exactly once,
+     *         like {@link #release}
      */
     default CompletableFuture<Long> handOff(LockKeys keys, HoldRef from, HoldRef to, long leaseMillis) {
         throw new UnsupportedOperationException(type() + " locks are not handed off");
@@ -107,8 +141,8 @@ public interface LockProtocol {
      *                    Redis has it would yield to nobody, so callers count it when in doubt
      * @return as {@link #release}
      */
-    default CompletableFuture<Long> releaseYielding(LockKeys keys, String holderId, String holdId, long yieldMillis,
-                                                    boolean subscribed) {
+    default CompletableFuture<ReleaseReply> releaseYielding(LockKeys keys, String holderId, String holdId,
+                                                            long yieldMillis, boolean subscribed) {
         throw new UnsupportedOperationException(type() + " locks are not handed off, so never yielded");
     }
 
@@ -125,7 +159,7 @@ public interface LockProtocol {
      * @throws UnsupportedOperationException if this kind of lock cannot be kept (see
      *                                       {@link #canKeep()})
      */
-    default CompletableFuture<Long> releaseKeeping(LockKeys keys, String holderId, String holdId, long keepMillis) {
+    default CompletableFuture<ReleaseReply> releaseKeeping(LockKeys keys, String holderId, String holdId, long keepMillis) {
         throw new UnsupportedOperationException(type() + " locks cannot be kept taken after their release");
     }
 
@@ -170,7 +204,8 @@ public interface LockProtocol {
 
     /**
      * Renews the leases of a batch of holds of this kind, all in one cluster slot, each only while
-     * Redis still has the given hold of it.
+     * Redis still has the given hold of it. Sent in order (see {@link #releaseInOrder}): a renewal
+     * must not run after a shorter lease set behind it ({@link #setLease}).
      *
      * @param holds       holds to renew
      * @param holdIds     per hold, in order, a hold id of it ({@link Hold#renewalId()} when the batch

@@ -23,16 +23,19 @@ public final class ReadWriteProtocol implements LockProtocol {
     private final ScriptExecutor scripts;
     private final String publishCommand;
     private final String mode;
+    private final long answerKeptMillis;
 
     /**
-     * @param scripts        runs the lock scripts
-     * @param publishCommand how scripts wake waiters: {@code publish} or {@code spublish}
-     * @param write          the write half if {@code true}, else the read half
+     * @param scripts          runs the lock scripts
+     * @param publishCommand   how scripts wake waiters: {@code publish} or {@code spublish}
+     * @param write            the write half if {@code true}, else the read half
+     * @param answerKeptMillis how long Redis remembers a release ({@link #answerKeptMillis()})
      */
-    public ReadWriteProtocol(ScriptExecutor scripts, String publishCommand, boolean write) {
+    public ReadWriteProtocol(ScriptExecutor scripts, String publishCommand, boolean write, long answerKeptMillis) {
         this.scripts = scripts;
         this.publishCommand = publishCommand;
         this.mode = write ? "write" : "read";
+        this.answerKeptMillis = answerKeptMillis;
     }
 
     @Override
@@ -63,10 +66,29 @@ public final class ReadWriteProtocol implements LockProtocol {
     }
 
     @Override
-    public CompletableFuture<Long> release(LockKeys keys, String holderId, String holdId) {
-        return scripts.run(Scripts.RW_UNLOCK, ScriptOutputType.INTEGER,
-                new String[] {keys.lockKey(), keys.derived(READERS), keys.channel()}, holderId, holdId, mode,
-                LockSubscriptions.WAKE_ALL, publishCommand);
+    public CompletableFuture<ReleaseReply> release(LockKeys keys, String holderId, String holdId) {
+        return unlock(false, keys, holderId, holdId);
+    }
+
+    @Override
+    public CompletableFuture<ReleaseReply> releaseInOrder(LockKeys keys, String holderId, String holdId) {
+        return unlock(true, keys, holderId, holdId);
+    }
+
+    /** @param inOrder whether it must run before what is sent after it ({@link #releaseInOrder}) */
+    private CompletableFuture<ReleaseReply> unlock(boolean inOrder, LockKeys keys, String holderId, String holdId) {
+        String[] unlockKeys = {keys.lockKey(), keys.derived(READERS), keys.channel(), keys.releaseAnswer(holdId)};
+        String[] args = {holderId, holdId, mode, LockSubscriptions.WAKE_ALL, publishCommand,
+                Long.toString(answerKeptMillis)};
+        CompletableFuture<List<Long>> reply = inOrder
+                ? scripts.runInOrder(Scripts.RW_UNLOCK, ScriptOutputType.MULTI, unlockKeys, args)
+                : scripts.run(Scripts.RW_UNLOCK, ScriptOutputType.MULTI, unlockKeys, args);
+        return reply.thenApply(ReleaseReply::of);
+    }
+
+    @Override
+    public long answerKeptMillis() {
+        return answerKeptMillis;
     }
 
     @Override
@@ -96,6 +118,6 @@ public final class ReadWriteProtocol implements LockProtocol {
             args[2 * i + 1] = holderField(hold.holderId());
             args[2 * i + 2] = holdIds.get(i);
         }
-        return scripts.run(Scripts.RW_RENEW, ScriptOutputType.MULTI, keys, args);
+        return scripts.runInOrder(Scripts.RW_RENEW, ScriptOutputType.MULTI, keys, args);
     }
 }

@@ -28,6 +28,7 @@ public final class ReentrantProtocol implements LockProtocol {
     private final ScriptExecutor scripts;
     private final String publishCommand;
     private final boolean fenced;
+    private final long answerKeptMillis;
 
     /**
      * @param clientId       this client's id: a lock it yielded to the other clients stays taken
@@ -37,12 +38,15 @@ public final class ReentrantProtocol implements LockProtocol {
      * @param fenced         whether every new hold takes a fencing token from the lock's counter
      *                       ({@code <lockKey>:fence}); fenced locks are not handed off, so every
      *                       hold goes through the counter
+     * @param answerKeptMillis how long Redis remembers a release ({@link #answerKeptMillis()})
      */
-    public ReentrantProtocol(String clientId, ScriptExecutor scripts, String publishCommand, boolean fenced) {
+    public ReentrantProtocol(String clientId, ScriptExecutor scripts, String publishCommand, boolean fenced,
+                             long answerKeptMillis) {
         this.clientId = clientId;
         this.scripts = scripts;
         this.publishCommand = publishCommand;
         this.fenced = fenced;
+        this.answerKeptMillis = answerKeptMillis;
     }
 
     @Override
@@ -60,9 +64,39 @@ public final class ReentrantProtocol implements LockProtocol {
     }
 
     @Override
-    public CompletableFuture<Long> release(LockKeys keys, String holderId, String holdId) {
-        return scripts.run(Scripts.UNLOCK, ScriptOutputType.INTEGER,
-                new String[] {keys.lockKey(), keys.channel()}, holderId, holdId, UNLOCK_MESSAGE, publishCommand);
+    public CompletableFuture<ReleaseReply> release(LockKeys keys, String holderId, String holdId) {
+        return unlock(false, keys, holderId, holdId);
+    }
+
+    @Override
+    public CompletableFuture<ReleaseReply> releaseInOrder(LockKeys keys, String holderId, String holdId) {
+        return unlock(true, keys, holderId, holdId);
+    }
+
+    @Override
+    public long answerKeptMillis() {
+        return answerKeptMillis;
+    }
+
+    /**
+     * Runs unlock.lua; {@code how} are its optional arguments from ARGV[6] on (see there).
+     *
+     * @param inOrder whether it must run before what is sent after it ({@link #releaseInOrder})
+     */
+    private CompletableFuture<ReleaseReply> unlock(boolean inOrder, LockKeys keys, String holderId, String holdId,
+                                                   String... how) {
+        String[] args = new String[5 + how.length];
+        args[0] = holderId;
+        args[1] = holdId;
+        args[2] = UNLOCK_MESSAGE;
+        args[3] = publishCommand;
+        args[4] = Long.toString(answerKeptMillis);
+        System.arraycopy(how, 0, args, 5, how.length);
+        String[] unlockKeys = {keys.lockKey(), keys.channel(), keys.releaseAnswer(holdId)};
+        CompletableFuture<List<Long>> reply = inOrder
+                ? scripts.runInOrder(Scripts.UNLOCK, ScriptOutputType.MULTI, unlockKeys, args)
+                : scripts.run(Scripts.UNLOCK, ScriptOutputType.MULTI, unlockKeys, args);
+        return reply.thenApply(ReleaseReply::of);
     }
 
     @Override
@@ -73,18 +107,15 @@ public final class ReentrantProtocol implements LockProtocol {
     }
 
     @Override
-    public CompletableFuture<Long> releaseYielding(LockKeys keys, String holderId, String holdId, long yieldMillis,
-                                                  boolean subscribed) {
-        return scripts.run(Scripts.UNLOCK, ScriptOutputType.INTEGER,
-                new String[] {keys.lockKey(), keys.channel()}, holderId, holdId, UNLOCK_MESSAGE, publishCommand,
-                "yield", clientId, Long.toString(yieldMillis), subscribed ? "1" : "0");
+    public CompletableFuture<ReleaseReply> releaseYielding(LockKeys keys, String holderId, String holdId,
+                                                          long yieldMillis, boolean subscribed) {
+        return unlock(false, keys, holderId, holdId, "yield", clientId, Long.toString(yieldMillis), subscribed ? "1" : "0");
     }
 
     @Override
-    public CompletableFuture<Long> releaseKeeping(LockKeys keys, String holderId, String holdId, long keepMillis) {
-        return scripts.run(Scripts.UNLOCK, ScriptOutputType.INTEGER,
-                new String[] {keys.lockKey(), keys.channel()}, holderId, holdId, UNLOCK_MESSAGE, publishCommand,
-                "keep", Long.toString(keepMillis));
+    public CompletableFuture<ReleaseReply> releaseKeeping(LockKeys keys, String holderId, String holdId,
+                                                         long keepMillis) {
+        return unlock(false, keys, holderId, holdId, "keep", Long.toString(keepMillis));
     }
 
     @Override
@@ -96,8 +127,9 @@ public final class ReentrantProtocol implements LockProtocol {
 
     @Override
     public CompletableFuture<Long> handOff(LockKeys keys, HoldRef from, HoldRef to, long leaseMillis) {
-        return scripts.run(Scripts.HAND_OFF, ScriptOutputType.INTEGER, new String[] {keys.lockKey()},
-                from.holderId(), from.holdId(), to.holderId(), to.holdId(), Long.toString(leaseMillis));
+        return scripts.run(Scripts.HAND_OFF, ScriptOutputType.INTEGER,
+                new String[] {keys.lockKey(), keys.releaseAnswer(from.holdId())}, from.holderId(), from.holdId(),
+                to.holderId(), to.holdId(), Long.toString(leaseMillis), Long.toString(answerKeptMillis));
     }
 
     @Override
@@ -119,6 +151,6 @@ public final class ReentrantProtocol implements LockProtocol {
             lockKeys[i] = holds.get(i).keys().lockKey();
             args[i + 1] = holdIds.get(i);
         }
-        return scripts.run(Scripts.RENEW, ScriptOutputType.MULTI, lockKeys, args);
+        return scripts.runInOrder(Scripts.RENEW, ScriptOutputType.MULTI, lockKeys, args);
     }
 }

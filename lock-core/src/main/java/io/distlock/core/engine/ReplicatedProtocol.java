@@ -5,6 +5,7 @@ import io.distlock.core.LockException;
 import java.lang.System.Logger.Level;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Predicate;
 
 /**
  * A lock protocol whose acquisitions and releases wait for replicas ({@link ReplicaAcks}), so a
@@ -69,15 +70,29 @@ public final class ReplicatedProtocol implements LockProtocol {
     }
 
     @Override
-    public CompletableFuture<Long> release(LockKeys keys, String holderId, String holdId) {
+    public CompletableFuture<ReleaseReply> release(LockKeys keys, String holderId, String holdId) {
         long mark = acks.mark();
-        return acknowledged(keys, "release", mark, delegate.release(keys, holderId, holdId), -1L);
+        return acknowledged(keys, "release", mark, delegate.release(keys, holderId, holdId), ReleaseReply::changed);
     }
 
     @Override
-    public CompletableFuture<Long> releaseKeeping(LockKeys keys, String holderId, String holdId, long keepMillis) {
+    public CompletableFuture<ReleaseReply> releaseInOrder(LockKeys keys, String holderId, String holdId) {
         long mark = acks.mark();
-        return acknowledged(keys, "release", mark, delegate.releaseKeeping(keys, holderId, holdId, keepMillis), -1L);
+        return acknowledged(keys, "release", mark, delegate.releaseInOrder(keys, holderId, holdId),
+                ReleaseReply::changed);
+    }
+
+    @Override
+    public CompletableFuture<ReleaseReply> releaseKeeping(LockKeys keys, String holderId, String holdId,
+                                                         long keepMillis) {
+        long mark = acks.mark();
+        return acknowledged(keys, "release", mark, delegate.releaseKeeping(keys, holderId, holdId, keepMillis),
+                ReleaseReply::changed);
+    }
+
+    @Override
+    public long answerKeptMillis() {
+        return delegate.answerKeptMillis();
     }
 
     @Override
@@ -97,13 +112,13 @@ public final class ReplicatedProtocol implements LockProtocol {
     @Override
     public CompletableFuture<Long> forceUnlock(LockKeys keys, String callId) {
         long mark = acks.mark();
-        return acknowledged(keys, "forced release", mark, delegate.forceUnlock(keys, callId), 0L);
+        return acknowledged(keys, "forced release", mark, delegate.forceUnlock(keys, callId), deleted -> deleted == 1L);
     }
 
     /** Waits for the replicas unless the result says Redis changed nothing (nothing to replicate). */
-    private CompletableFuture<Long> acknowledged(LockKeys keys, String what, long mark,
-                                                 CompletableFuture<Long> change, long unchanged) {
-        return change.thenCompose(result -> result == unchanged ? CompletableFuture.completedFuture(result)
+    private <T> CompletableFuture<T> acknowledged(LockKeys keys, String what, long mark, CompletableFuture<T> change,
+                                                  Predicate<T> changed) {
+        return change.thenCompose(result -> !changed.test(result) ? CompletableFuture.completedFuture(result)
                 : acks.await(keys.lockKey(), mark).handle((ok, error) -> {
                     if (error != null) {
                         warnUnconfirmed(keys, what, error);

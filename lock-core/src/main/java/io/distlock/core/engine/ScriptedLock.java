@@ -338,10 +338,10 @@ public class ScriptedLock implements RedisLock, SettableLease {
         if (hold.lost()) {
             return CompletableFuture.failedFuture(engine.releasedLost(hold));
         }
-        long dropsBefore = engine.connectionDrops();
         Acquisition next = null;
         if (taken.last()) {
-            next = keepMillis > 0 ? null : claimSleepingWaiter(hold);
+            // A retried release may have freed the lock already: nothing to hand over then.
+            next = keepMillis > 0 || taken.retry() ? null : claimSleepingWaiter(hold);
             engine.releasing(hold, next != null);
         }
         CompletableFuture<Released> remaining;
@@ -352,24 +352,21 @@ public class ScriptedLock implements RedisLock, SettableLease {
         } else if (taken.last() && handOffsUsedUp(hold)) {
             remaining = Released.by(hold.protocol().releaseYielding(keys, holderId, taken.holdId(), YIELD_MILLIS,
                     engine.listensOn(keys.channel())));
+        } else if (taken.retry()) {
+            // Sent again: its first send may still be on its way, and the holder's next attempt behind it.
+            remaining = Released.by(hold.protocol().releaseInOrder(keys, holderId, taken.holdId()));
         } else {
             remaining = Released.by(hold.protocol().release(keys, holderId, taken.holdId()));
         }
         Acquisition receiver = next;
         return remaining.handle((released, error) -> {
             if (error != null) {
-                hold.releaseUnconfirmed(taken.holdId());
+                hold.releaseUnconfirmed(taken);
                 throw new LockException("Redis did not confirm the release of lock '" + name
                         + "'; it may or may not be released. Calling unlock again is safe.",
                         RedisFailures.translate("release lock '" + name + "'", error));
             }
-            // Nothing held is ambiguous after a retry of ours, or after a dropped connection
-            // (Lettuce then sends the release again by itself), when the holder has no confirmed
-            // hold left: earlier runs of this release and of the holder's other unanswered ones
-            // may have released everything. Taken as released; a lease lost meanwhile goes
-            // unreported then.
-            boolean maybeRunTwice = taken.retry() || engine.connectionDrops() != dropsBefore;
-            if (released.left() >= 0 || (maybeRunTwice && taken.noneConfirmedLeft())) {
+            if (released.reply().outcome() != ReleaseReply.Outcome.NOT_HELD || answerForgotten(taken)) {
                 engine.released(hold);
                 if (released.handedOver()) {
                     receiver.handedOff(hold.handOffs() + 1);
@@ -381,17 +378,35 @@ public class ScriptedLock implements RedisLock, SettableLease {
     }
 
     /**
+     * Redis remembers a release for {@link LockProtocol#answerKeptMillis()}: within that time, a
+     * release sent again that finds the holder holding nothing was not released by its earlier
+     * send, and the lease was lost. A release first sent longer ago (its answer lost, and the caller
+     * called {@code unlock()} again only much later) can no longer tell: that hold ended either way,
+     * by this release or by its lease after the caller stopped using it, and is taken as released.
+     *
+     * @return whether the answer to the release's first send may be forgotten by the time this
+     *         send of it runs (which may take up to a command timeout)
+     */
+    private boolean answerForgotten(Hold.Release taken) {
+        long trustedMillis = protocol.answerKeptMillis() - engine.commandTimeoutMillis() - 1000;
+        return taken.retry() && System.nanoTime() - taken.firstSentNanos() > trustedMillis * 1_000_000L;
+    }
+
+    /**
      * What a release call answered.
      *
-     * @param left       the holder's hold count after it (see unlock.lua): 0 freed, -1 held nothing
+     * @param reply      what the release found; a hand-off that happened counts as released
      * @param handedOver whether hand_off.lua moved the lock to the claimed local waiter; only then
      *                   does that waiter hold it (a release that freed the lock after a refused
      *                   hand-off leaves it to the waiter's own attempts)
      */
-    private record Released(long left, boolean handedOver) {
+    private record Released(ReleaseReply reply, boolean handedOver) {
 
-        static CompletableFuture<Released> by(CompletableFuture<Long> release) {
-            return release.thenApply(left -> new Released(left, false));
+        static final Released HANDED_OVER = new Released(
+                new ReleaseReply(ReleaseReply.Outcome.RELEASED, 0), true);
+
+        static CompletableFuture<Released> by(CompletableFuture<ReleaseReply> release) {
+            return release.thenApply(reply -> new Released(reply, false));
         }
     }
 
@@ -415,15 +430,16 @@ public class ScriptedLock implements RedisLock, SettableLease {
     /**
      * Hands the last hold to a claimed sleeper.
      *
-     * @return handed over; or, when Redis refused the hand-off, what the ordinary release of the
+     * @return handed over; or, when Redis did not hand it over, what the ordinary release of the
      *         hold answered instead (the sleeper then goes back to its own attempts)
      */
     private CompletableFuture<Released> handOff(Hold hold, String holdId, Acquisition next) {
         return hold.protocol().handOff(keys, new HoldRef(hold.holderId(), holdId),
                         new HoldRef(next.holderId(), next.holdId()), next.leaseMillis())
                 .handle((result, error) -> {
-                    if (result != null && result == 1L) {
-                        return CompletableFuture.completedFuture(new Released(0L, true));
+                    if (result != null && (result == LockProtocol.HANDED_OVER
+                            || result == LockProtocol.HANDED_OVER_BEFORE)) {
+                        return CompletableFuture.completedFuture(Released.HANDED_OVER);
                     }
                     // No hand-off (or none known to have happened): the release is a plain one
                     // from here on, and new local waiters ask Redis instead of waiting for it.
@@ -432,11 +448,13 @@ public class ScriptedLock implements RedisLock, SettableLease {
                         next.handOffFailed(error);
                         return CompletableFuture.<Released>failedFuture(error);
                     }
-                    CompletableFuture<Released> released = result == -1L
-                            ? CompletableFuture.completedFuture(new Released(-1L, false))
+                    CompletableFuture<Released> released = result == LockProtocol.NOT_HANDED_OVER
                             // Redis counts more holds than we do: release ours the ordinary way,
                             // before the waiter's own attempt, which may then find the lock free.
-                            : Released.by(hold.protocol().release(keys, hold.holderId(), holdId));
+                            ? Released.by(hold.protocol().releaseInOrder(keys, hold.holderId(), holdId))
+                            : CompletableFuture.completedFuture(new Released(result == LockProtocol.RELEASED_BEFORE
+                                    ? new ReleaseReply(ReleaseReply.Outcome.RELEASED_BEFORE, 0)
+                                    : new ReleaseReply(ReleaseReply.Outcome.NOT_HELD, 0), false));
                     next.handOffFailed(null);
                     return released;
                 })

@@ -13,6 +13,11 @@ import java.util.concurrent.CompletionStage;
  * cached. When it does not ({@code NOSCRIPT}: first use, after a restart, a failover or
  * {@code SCRIPT FLUSH}), the script is sent once with {@code EVAL}, which also caches it, and the
  * call goes on from there.
+ *
+ * <p>That second send goes behind whatever was sent on the connection meanwhile, which may run
+ * first if its own script is cached. A call that what follows it relies on having run first (an
+ * undo before the holder's next attempt, a renewal before a shorter lease) goes with
+ * {@link #runInOrder}: {@code EVAL} at once, which never answers {@code NOSCRIPT}.
  */
 public final class ScriptExecutor {
 
@@ -50,6 +55,27 @@ public final class ScriptExecutor {
             }
             return CompletableFuture.failedFuture(error);
         });
+    }
+
+    /**
+     * Runs a script with {@code EVAL}: it runs before anything sent after it on the same connection,
+     * even when the server has lost its script cache. Costs the script's text on the wire.
+     *
+     * @param script the script
+     * @param output how Lettuce decodes the reply
+     * @param keys   every key the script touches (all in one hash slot)
+     * @param args   the script's ARGV
+     * @param <T>    reply type for {@code output}
+     * @return the reply; failures (also a closed connection) complete it exceptionally
+     */
+    public <T> CompletableFuture<T> runInOrder(LuaScript script, ScriptOutputType output, String[] keys,
+                                               String... args) {
+        try {
+            CompletionStage<T> bySource = commands.eval(script.source(), output, keys, args);
+            return bySource.toCompletableFuture();
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
     }
 
     private static boolean isNoScript(Throwable error) {

@@ -16,7 +16,7 @@
 -- KEYS[2]  queue: list of waiting holder ids, first = next
 -- KEYS[3]  timeouts: sorted set, member = waiting holder id, score = its deadline (server ms)
 -- KEYS[4]  clients: hash, field = waiting holder id, value = its client's channel suffix
--- KEYS[5]  'force' only: this call's answer key
+-- KEYS[5]  'unlock': the released hold's answer key (see unlock.lua); 'force': this call's answer key
 -- ARGV[1]  operation: 'lock', 'unlock', 'lease', 'leave' or 'force'
 -- ARGV[2]  holder id ('force': unused)
 -- ARGV[3]  slot timeout in milliseconds: how long a waiter has to take a free lock, or to look
@@ -30,9 +30,10 @@
 --           Returns {1, holdCount} acquired, {0, sleepMillis}: how long to sleep at most before
 --           looking again (until the lock can be free and, behind the head, until the head's
 --           turn ends), or {-2}: a re-entry, but the holder holds nothing (its lease was lost)
--- 'unlock': ARGV[6] hold id of the hold to release
---           Returns as unlock.lua: the count left, the unchanged count when that hold is not
---           there (a retried release), or -1
+-- 'unlock': ARGV[6] hold id of the hold to release, ARGV[7] how long its answer key is kept (ms).
+--           Returns as unlock.lua, exactly once: {1, count} released now, {2, count} released
+--           before by an earlier run of this release, {0, count} that hold is not there,
+--           {-1, 0} the holder holds nothing
 -- 'lease':  gives a held lock an explicit lease from now, as lease.lua does (for composite locks):
 --           ARGV[6] lease ms, ARGV[7] hold id of a hold of the holder, ARGV[8] '1' set exactly
 --           (if that hold is the holder's only one here, as in lease.lua), '0' only lengthen. A
@@ -148,20 +149,25 @@ if op == 'lock' then
 end
 
 if op == 'unlock' then
+    local answered = redis.call('get', KEYS[5])
+    if answered then
+        return {2, tonumber(answered)}
+    end
     local count = redis.call('hget', KEYS[1], holder)
     if not count then
-        return -1
+        return {-1, 0}
     end
     if redis.call('hdel', KEYS[1], '#' .. ARGV[6]) == 0 then
-        return tonumber(count)
+        return {0, tonumber(count)}
     end
     count = redis.call('hincrby', KEYS[1], holder, -1)
+    redis.call('set', KEYS[5], count, 'px', ARGV[7])
     if count > 0 then
-        return count
+        return {1, count}
     end
     redis.call('del', KEYS[1])
     newTurn(0)
-    return 0
+    return {1, 0}
 end
 
 if op == 'lease' then

@@ -1,34 +1,44 @@
 -- Release one hold of one half of a read-write lock: the one with the given hold id (see
--- rw_lock.lua). Safe to retry, and exact, like unlock.lua. Waiters are
--- woken when the lock becomes free, and when a writer that downgraded leaves only read holds
--- (readers may come in then): the message asks every local waiter to look, since many readers
--- may get in at once. Readers whose own lease ended do not count; rw_lock.lua removes them.
+-- rw_lock.lua). Exactly once, like unlock.lua: the release keeps its answer under the hold's
+-- answer key for a while, so the same release run again answers "released before" and changes
+-- nothing. Waiters are woken when the lock becomes free, and when a writer that downgraded leaves
+-- only read holds (readers may come in then): the message asks every local waiter to look, since
+-- many readers may get in at once. Readers whose own lease ended do not count; rw_lock.lua
+-- removes them.
 --
 -- KEYS[1]  lock hash (see rw_lock.lua)
 -- KEYS[2]  readers sorted set
 -- KEYS[3]  the lock's wake-up channel
+-- KEYS[4]  the released hold's answer key (in the lock's slot)
 -- ARGV[1]  holder id
 -- ARGV[2]  hold id of the hold to release
 -- ARGV[3]  'read' or 'write'
 -- ARGV[4]  message published to waiters
 -- ARGV[5]  publish command: 'publish', or 'spublish' (sharded pub/sub, Redis 7 cluster)
+-- ARGV[6]  how long the answer key is kept, in milliseconds
 --
--- Returns  the holder's hold count of this half after the release (0 = released);
---          the current count, unchanged, when that hold is not there (a retried release);
---          -1 when the holder holds nothing of this half (its lease ended or the lock was deleted)
+-- Returns  as unlock.lua: {1, count} released now, count = the holder's hold count of this half
+--          left (0 = released); {2, count} released before by an earlier run of this release;
+--          {0, count} that hold is not there, nothing changed; {-1, 0} the holder holds nothing
+--          of this half (its lease ended or the lock was deleted)
+local answered = redis.call('get', KEYS[4])
+if answered then
+    return {2, tonumber(answered)}
+end
 local field = (ARGV[3] == 'read' and 'r:' or 'w:') .. ARGV[1]
 local count = redis.call('hget', KEYS[1], field)
 if not count then
-    return -1
+    return {-1, 0}
 end
 local marker = '#' .. ARGV[2]
 if redis.call('hget', KEYS[1], marker) ~= field then
-    return tonumber(count)
+    return {0, tonumber(count)}
 end
 redis.call('hdel', KEYS[1], marker)
 count = redis.call('hincrby', KEYS[1], field, -1)
+redis.call('set', KEYS[4], count, 'px', ARGV[6])
 if count > 0 then
-    return count
+    return {1, count}
 end
 redis.call('hdel', KEYS[1], field)
 if ARGV[3] == 'read' then
@@ -40,14 +50,14 @@ local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local readers = redis.call('zcount', KEYS[2], '(' .. now, '+inf')
 if ARGV[3] == 'read' then
     if readers > 0 or redis.call('hget', KEYS[1], 'mode') == 'write' then
-        return 0  -- other readers, or the writer that downgraded, still hold it
+        return {1, 0}  -- other readers, or the writer that downgraded, still hold it
     end
 elseif readers > 0 then
     -- The writer downgraded: only read holds are left, so readers may come in.
     redis.call('hset', KEYS[1], 'mode', 'read')
     redis.call(ARGV[5], KEYS[3], ARGV[4])
-    return 0
+    return {1, 0}
 end
 redis.call('del', KEYS[1], KEYS[2])
 redis.call(ARGV[5], KEYS[3], ARGV[4])
-return 0
+return {1, 0}

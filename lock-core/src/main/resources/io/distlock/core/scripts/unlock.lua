@@ -1,52 +1,65 @@
--- Release one hold of a reentrant lock: the one with the given hold id (see lock.lua). Safe to
--- retry, and exact: a hold id that is not there (an earlier run of this release took it, or it
--- names an attempt that never ran) changes nothing.
+-- Release one hold of a reentrant lock: the one with the given hold id (see lock.lua). Exactly
+-- once: the release keeps its answer under a key of the hold's own (KEYS[3]) for a while, so the
+-- same release run again (Lettuce sends a command again after a reconnect when its answer was
+-- lost; the engine sends an unconfirmed release again) answers "released before" with the count
+-- the first run left, and changes nothing. A hold id that is not there and was not released by
+-- this script (an attempt that never ran, an undo already done) changes nothing either.
 --
--- A release that frees the lock can instead, by ARGV[5]:
+-- A release that frees the lock can instead, by ARGV[6]:
 -- 'yield': yield it to the other clients. If the release message reached a subscriber besides
 --          the releasing client's own, that is a waiter of another client, and the lock is kept
---          for it (see lock.lua) for ARGV[7] milliseconds. The releasing client's threads can then
+--          for it (see lock.lua) for ARGV[8] milliseconds. The releasing client's threads can then
 --          not take the lock back before the woken waiter arrives, and the yield expires by
 --          itself if that waiter is gone.
--- 'keep':  keep it taken, by nobody, for ARGV[6] more milliseconds (a job's minimum hold time):
+-- 'keep':  keep it taken, by nobody, for ARGV[7] more milliseconds (a job's minimum hold time):
 --          the hash keeps only the field '#kept', which no acquisition takes (lock.lua), and no
 --          release message goes out; waiters wake when its lease ends.
 --
 -- KEYS[1]  lock hash: field = holder id, value = hold count; '#<hold id>' per hold; '#token'
 --          (lock.lua), which goes with the hash when the last hold does
 -- KEYS[2]  the lock's wake-up channel
+-- KEYS[3]  the released hold's answer key (in the lock's slot)
 -- ARGV[1]  holder id
 -- ARGV[2]  hold id of the hold to release
 -- ARGV[3]  message published when the lock becomes free
 -- ARGV[4]  publish command: 'publish', or 'spublish' (sharded pub/sub, Redis 7 cluster)
--- ARGV[5]  optional: 'yield' or 'keep'
--- ARGV[6]  'yield': the releasing client's id; 'keep': how long the lock stays taken, in ms (> 0)
--- ARGV[7]  'yield': how long the yield lasts at most, in milliseconds
--- ARGV[8]  'yield': subscribers of the channel that are the releasing client's own (0 or 1)
+-- ARGV[5]  how long the answer key is kept, in milliseconds
+-- ARGV[6]  optional: 'yield' or 'keep'
+-- ARGV[7]  'yield': the releasing client's id; 'keep': how long the lock stays taken, in ms (> 0)
+-- ARGV[8]  'yield': how long the yield lasts at most, in milliseconds
+-- ARGV[9]  'yield': subscribers of the channel that are the releasing client's own (0 or 1)
 --
--- Returns  the holder's hold count after the release (0 = lock freed, or kept, as asked);
---          the current count, unchanged, when that hold is not there;
---          -1 when the holder holds nothing (its lease expired or the lock was deleted)
+-- Returns  {1, count}  released now; count is the holder's hold count left (0 = lock freed, or
+--                      kept, or yielded, as asked)
+--          {2, count}  released before, by an earlier run of this same release: what it left
+--          {0, count}  that hold is not there (never taken, or taken back by an undo): nothing
+--                      changed; count is the holder's hold count
+--          {-1, 0}     the holder holds nothing (its lease expired or the lock was deleted)
+local answered = redis.call('get', KEYS[3])
+if answered then
+    return {2, tonumber(answered) or 0}  -- 'handed': hand_off.lua released it, nothing left
+end
 local count = redis.call('hget', KEYS[1], ARGV[1])
 if not count then
-    return -1
+    return {-1, 0}
 end
 if redis.call('hdel', KEYS[1], '#' .. ARGV[2]) == 0 then
-    return tonumber(count)
+    return {0, tonumber(count)}
 end
 count = redis.call('hincrby', KEYS[1], ARGV[1], -1)
+redis.call('set', KEYS[3], count, 'px', ARGV[5])
 if count > 0 then
-    return count
+    return {1, count}
 end
 redis.call('del', KEYS[1])
-if ARGV[5] == 'keep' then
+if ARGV[6] == 'keep' then
     redis.call('hset', KEYS[1], '#kept', ARGV[1])
-    redis.call('pexpire', KEYS[1], ARGV[6])
-    return 0
+    redis.call('pexpire', KEYS[1], ARGV[7])
+    return {1, 0}
 end
 local receivers = redis.call(ARGV[4], KEYS[2], ARGV[3])
-if ARGV[5] == 'yield' and receivers > tonumber(ARGV[8]) then
-    redis.call('hset', KEYS[1], '#yield', ARGV[6])
-    redis.call('pexpire', KEYS[1], ARGV[7])
+if ARGV[6] == 'yield' and receivers > tonumber(ARGV[9]) then
+    redis.call('hset', KEYS[1], '#yield', ARGV[7])
+    redis.call('pexpire', KEYS[1], ARGV[8])
 end
-return 0
+return {1, 0}

@@ -50,7 +50,17 @@ class RenewalRaceTest {
         }
 
         @Override
-        public CompletableFuture<Long> release(LockKeys keys, String holderId, String holdId) {
+        public CompletableFuture<ReleaseReply> release(LockKeys keys, String holderId, String holdId) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public CompletableFuture<ReleaseReply> releaseInOrder(LockKeys keys, String holderId, String holdId) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public long answerKeptMillis() {
             throw new UnsupportedOperationException();
         }
 

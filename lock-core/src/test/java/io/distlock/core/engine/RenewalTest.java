@@ -22,6 +22,7 @@ class RenewalTest {
 
     private static final long WATCHDOG_LEASE = 30_000;
     private static final long EXPLICIT_LEASE = 2_000;
+    private static final long ANSWER_KEPT = 10_000;
 
     @RegisterExtension
     static RedisExtension redis = RedisExtension.single();
@@ -31,20 +32,22 @@ class RenewalTest {
         try (RedisConnections connections = RedisConnections.standalone(RedisClient.create(redis.server().uri()), true)) {
             ScriptExecutor scripts = new ScriptExecutor(connections.commands());
             LockKeys keys = LockKeys.of("distlock:", "stretch");
-            for (LockProtocol protocol : List.of(new ReentrantProtocol("renewal-test", scripts, "publish", false),
-                    new ReadWriteProtocol(scripts, "publish", true))) {
-                assertThat(acquire(protocol, keys, "watched", WATCHDOG_LEASE).acquired()).isTrue();
-                Hold watched = new Hold(LockId.of("stretch"), keys, "h", protocol, true, WATCHDOG_LEASE, "watched", 0, 0);
-                assertThat(protocol.release(keys, "h", "watched").get(5, TimeUnit.SECONDS)).isZero();
-                assertThat(acquire(protocol, keys, "explicit", EXPLICIT_LEASE).acquired()).isTrue();
+            for (LockProtocol protocol : List.of(new ReentrantProtocol("renewal-test", scripts, "publish", false, ANSWER_KEPT),
+                    new ReadWriteProtocol(scripts, "publish", true, ANSWER_KEPT))) {
+                String watchedId = protocol.type() + ".watched";
+                String explicitId = protocol.type() + ".explicit";
+                assertThat(acquire(protocol, keys, watchedId, WATCHDOG_LEASE).acquired()).isTrue();
+                Hold watched = new Hold(LockId.of("stretch"), keys, "h", protocol, true, WATCHDOG_LEASE, watchedId, 0, 0);
+                assertThat(protocol.release(keys, "h", watchedId).get(5, TimeUnit.SECONDS).nothingLeft()).isTrue();
+                assertThat(acquire(protocol, keys, explicitId, EXPLICIT_LEASE).acquired()).isTrue();
 
-                List<Long> renewed = protocol.renew(List.of(watched), List.of("watched"), WATCHDOG_LEASE)
+                List<Long> renewed = protocol.renew(List.of(watched), List.of(watchedId), WATCHDOG_LEASE)
                         .get(5, TimeUnit.SECONDS);
 
                 assertThat(renewed).as(protocol.type()).containsExactly(0L);
                 assertThat((Long) redis.server().command("PTTL", keys.lockKey())).as(protocol.type())
                         .isBetween(1L, EXPLICIT_LEASE);
-                assertThat(protocol.release(keys, "h", "explicit").get(5, TimeUnit.SECONDS)).isZero();
+                assertThat(protocol.release(keys, "h", explicitId).get(5, TimeUnit.SECONDS).nothingLeft()).isTrue();
             }
         }
     }

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import static io.distlock.test.Polling.awaitTrue;
@@ -31,7 +32,8 @@ class YieldTest {
     @RegisterExtension
     static RedisExtension redis = RedisExtension.single();
 
-    private final LockKeys keys = LockKeys.of("distlock:", "yield");
+    /** A lock of each test's own: a release's answer outlives the test (hold ids repeat across tests). */
+    private final LockKeys keys = LockKeys.of("distlock:", "yield-" + UUID.randomUUID());
     private RedisClient client;
     private RedisConnections connections;
     private StatefulRedisConnection<String, String> admin;
@@ -44,8 +46,8 @@ class YieldTest {
         connections = RedisConnections.standalone(RedisClient.create(redis.server().uri()), true);
         admin = client.connect();
         ScriptExecutor scripts = new ScriptExecutor(connections.commands());
-        releasing = new ReentrantProtocol("releasing-client", scripts, "publish", false);
-        other = new ReentrantProtocol("other-client", scripts, "publish", false);
+        releasing = new ReentrantProtocol("releasing-client", scripts, "publish", false, 10_000);
+        other = new ReentrantProtocol("other-client", scripts, "publish", false, 10_000);
     }
 
     @AfterEach
@@ -62,7 +64,7 @@ class YieldTest {
             acquire(releasing, "releasing-client:1", "h1");
 
             assertThat(releasing.releaseYielding(keys, "releasing-client:1", "h1", YIELD_MILLIS, false)
-                    .get(5, TimeUnit.SECONDS)).isZero();
+                    .get(5, TimeUnit.SECONDS)).isEqualTo(new ReleaseReply(ReleaseReply.Outcome.RELEASED, 0));
 
             Attempt again = attempt(releasing, "releasing-client:2", "h2");
             assertThat(again.acquired()).as("the yielding client's own holder").isFalse();
@@ -108,7 +110,8 @@ class YieldTest {
     void aPlainReleaseNeverYields() throws Exception {
         try (StatefulRedisPubSubConnection<String, String> waiter = subscribe()) {
             acquire(releasing, "releasing-client:1", "h1");
-            assertThat(releasing.release(keys, "releasing-client:1", "h1").get(5, TimeUnit.SECONDS)).isZero();
+            assertThat(releasing.release(keys, "releasing-client:1", "h1").get(5, TimeUnit.SECONDS))
+                    .isEqualTo(new ReleaseReply(ReleaseReply.Outcome.RELEASED, 0));
             assertThat(admin.sync().exists(keys.lockKey())).isZero();
         }
     }
