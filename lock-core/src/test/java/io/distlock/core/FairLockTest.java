@@ -1,5 +1,6 @@
 package io.distlock.core;
 
+import io.distlock.core.scripts.Scripts;
 import io.distlock.test.JavaProcess;
 import io.distlock.test.RedisExtension;
 import org.junit.jupiter.api.Test;
@@ -180,6 +181,60 @@ class FairLockTest {
                             millisSinceRelease, leaseMillis)
                     .isLessThan(leaseMillis + 1_500);
         }
+    }
+
+    /**
+     * One holder waits with two overlapping acquisitions, another client's waiter behind them. The
+     * holder's shorter wait ends: only its own place goes, so the holder's other acquisition is
+     * still served before the waiter behind it.
+     */
+    @Test
+    void aHolderWaitingTwiceKeepsItsOtherPlaceWhenOneWaitEnds() throws Exception {
+        RedisLock held = client().getFairLock("twice");
+        held.lock();
+        RedisLock lock = client().getFairLock("twice");
+        CompletableFuture<Boolean> shortWait = lock.tryLockAsync(500, 30_000, TimeUnit.MILLISECONDS, "h");
+        CompletableFuture<Boolean> longWait = lock.tryLockAsync(20_000, 30_000, TimeUnit.MILLISECONDS, "h");
+        awaitTrue("the holder queued", Duration.ofSeconds(10), () -> queued("twice") >= 1);
+        long before = queued("twice");
+        RedisLock behind = client().getFairLock("twice");
+        CompletableFuture<Boolean> behindWait = behind.tryLockAsync(20_000, 30_000, TimeUnit.MILLISECONDS, "c");
+        awaitTrue("the other client's waiter queued behind", Duration.ofSeconds(10),
+                () -> queued("twice") == before + 1);
+
+        assertThat(shortWait.get(10, TimeUnit.SECONDS)).as("the shorter wait ended").isFalse();
+        held.unlock();
+
+        assertThat(longWait.get(10, TimeUnit.SECONDS)).as("the holder's other acquisition is served first").isTrue();
+        assertThat(behindWait).as("the waiter behind it still waits").isNotDone();
+        lock.unlockAsync("h").get(10, TimeUnit.SECONDS);
+        assertThat(behindWait.get(10, TimeUnit.SECONDS)).isTrue();
+        behind.unlockAsync("c").get(10, TimeUnit.SECONDS);
+    }
+
+    /**
+     * A waiter whose process died after it queued never comes back to leave: its place, and with
+     * it the waiting room's keys, expires with its deadline rather than stay in Redis for ever (a
+     * lock per entity would leave keys behind for every entity).
+     */
+    @Test
+    void theWaitingRoomOfAWaiterWhoseProcessDiedExpires() throws Exception {
+        String name = "abandoned-room";
+        RedisLock holder = client().getFairLock(name);
+        assertThat(holder.tryLock(0, 1_000, TimeUnit.MILLISECONDS)).isTrue();
+        String lockKey = "distlock:{" + name + "}";
+        List<String> room = List.of(lockKey + ":queue", lockKey + ":timeouts", lockKey + ":clients");
+        // The 'lock' call of a waiter that dies at once: see fair.lua for KEYS and ARGV.
+        redis.server().command("EVAL", Scripts.FAIR.source(), "4", lockKey, room.get(0), room.get(1), room.get(2),
+                "lock", "dead-client:1", "300", lockKey + ":ch:", "publish", "30000", "dead.1", "0", "dead-client");
+        assertThat(queued(name)).isEqualTo(1);
+        for (String key : room) {
+            assertThat((Long) redis.server().command("PTTL", key)).as("%s expires with the last deadline", key)
+                    .isBetween(1L, 1_000L + 300L + 100L);
+        }
+
+        awaitTrue("the waiting room is gone", Duration.ofSeconds(10),
+                () -> room.stream().allMatch(key -> (Long) redis.server().command("EXISTS", key) == 0L));
     }
 
     @Test

@@ -392,7 +392,7 @@ final class Acquisition {
         if (passOnWakeUp && wokenByRelease) {
             channel.wakeOne();
         }
-        channel.forget(holderId);
+        channel.forget(holdId);
         engine.subscriptions().leave(channel);
         engine.waiting(this, false);
         channel = null;
@@ -401,7 +401,7 @@ final class Acquisition {
     /** Gives up a place in the lock's queue, if it has one; best effort (a lost place expires). */
     private void leaveQueue() {
         try {
-            protocol.leave(keys, holderId);
+            protocol.leave(keys, holdId);
         } catch (RuntimeException e) {
             // e.g. the client is closed: the place ends with its slot timeout
         }

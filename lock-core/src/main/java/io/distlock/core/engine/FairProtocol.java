@@ -9,7 +9,8 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The fair lock in Redis ({@code fair.lua}): the reentrant lock's hash, plus a queue of waiting
- * holders with deadlines by the server's clock. Each client's waiters listen on a channel of
+ * acquisitions (a place per hold id) with deadlines by the server's clock, which expires with its
+ * last deadline. Each client's waiters listen on a channel of
  * their own ({@code <lock channel>:<clientId>}). A release, or a new first in line, wakes only the
  * next waiter and the one behind it (more, while those are waiters nobody listens for); a lease
  * that runs out wakes nobody, so no waiter sleeps past the holder's lease. Leases are renewed like
@@ -95,8 +96,8 @@ public final class FairProtocol implements LockProtocol {
     }
 
     @Override
-    public CompletableFuture<?> leave(LockKeys keys, String holderId) {
-        return run(ScriptOutputType.INTEGER, keys, "leave", holderId);
+    public CompletableFuture<?> leave(LockKeys keys, String holdId) {
+        return run(ScriptOutputType.INTEGER, keys, "leave", "", holdId);
     }
 
     @Override

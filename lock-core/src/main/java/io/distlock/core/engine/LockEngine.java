@@ -90,7 +90,7 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
         this.commands = connections.commands();
         this.connections = connections;
         this.subscriptions = new LockSubscriptions<>(connections.pubSub(), connections.shardedPubSub(),
-                Acquisition::holderId, connections::refreshTopology, scheduler);
+                Acquisition::holdId, connections::refreshTopology, scheduler);
         connections.onTopologyChange(subscriptions::resubscribeAll);
         this.scheduler = scheduler;
         this.callers = callers;

@@ -183,14 +183,14 @@ public interface LockProtocol {
     }
 
     /**
-     * A waiter stops waiting (timeout, interrupt, error, abandon): gives up any place it holds
-     * in the lock's own queue. Nothing to do for locks without a queue.
+     * An acquisition stops waiting (timeout, interrupt, error, abandon): gives up any place it
+     * holds in the lock's own queue. Nothing to do for locks without a queue.
      *
-     * @param keys     the lock's keys
-     * @param holderId the waiter
+     * @param keys   the lock's keys
+     * @param holdId the acquisition's hold id, which names its place
      * @return completes when done
      */
-    default CompletableFuture<?> leave(LockKeys keys, String holderId) {
+    default CompletableFuture<?> leave(LockKeys keys, String holdId) {
         return CompletableFuture.completedFuture(null);
     }
 

@@ -139,8 +139,8 @@ public final class ReplicatedProtocol implements LockProtocol {
     }
 
     @Override
-    public CompletableFuture<?> leave(LockKeys keys, String holderId) {
-        return delegate.leave(keys, holderId);
+    public CompletableFuture<?> leave(LockKeys keys, String holdId) {
+        return delegate.leave(keys, holdId);
     }
 
     @Override

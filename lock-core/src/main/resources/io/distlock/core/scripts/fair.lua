@@ -1,8 +1,11 @@
 -- The fair lock: a reentrant lock handed out in arrival order across all clients. Waiters queue
--- in a list. Each is told how long it may sleep before it looks again, and its deadline (by the
--- server's clock) is that time plus one slot timeout. So a waiter whose deadline passed never came
--- back: its process is gone, and it is dropped once it is at the head of the queue. A live waiter
--- is not dropped for sleeping: its turn wakes it.
+-- in a list, one place per acquisition (its hold id: two overlapping acquisitions of one holder
+-- wait in two places, and one that gives up leaves only its own). Each is told how long it may
+-- sleep before it looks again, and its deadline (by the server's clock) is that time plus one slot
+-- timeout. So a waiter whose deadline passed never came back: its process is gone, and it is
+-- dropped once it is at the head of the queue. A live waiter is not dropped for sleeping: its turn
+-- wakes it. The waiting room (queue, timeouts, clients) expires with the last deadline in it, so
+-- the places of waiters whose process died do not outlive them.
 --
 -- Turns: when the lock is released or the head of the queue changes (it took the lock, left, or
 -- was dropped), the head gets a new turn: until the lock can be free plus one slot to take it. It
@@ -10,23 +13,24 @@
 -- (nobody listens for the waiters of a dead process), so that one looks again when the turn ends.
 -- A dead head thus costs one slot, and dead waiters in a row one slot each. Nothing runs when a
 -- lease runs out, so no waiter sleeps past the holder's lease, nor, behind the head, past the
--- head's turn. Wake-ups go to each waiter's client channel, with '@' and its holder id.
+-- head's turn. Wake-ups go to each waiter's client channel, with '@' and its waiter id.
 --
 -- KEYS[1]  lock hash: field = holder id, value = hold count; '#<hold id>' per hold (as lock.lua)
--- KEYS[2]  queue: list of waiting holder ids, first = next
--- KEYS[3]  timeouts: sorted set, member = waiting holder id, score = its deadline (server ms)
--- KEYS[4]  clients: hash, field = waiting holder id, value = its client's channel suffix
+-- KEYS[2]  queue: list of waiter ids (the hold ids of waiting acquisitions), first = next
+-- KEYS[3]  timeouts: sorted set, member = waiter id, score = its deadline (server ms)
+-- KEYS[4]  clients: hash, field = waiter id, value = its client's channel suffix
 -- KEYS[5]  'unlock': the released hold's answer key (see unlock.lua); 'force': this call's answer key
 -- ARGV[1]  operation: 'lock', 'unlock', 'lease', 'leave' or 'force'
--- ARGV[2]  holder id ('force': unused)
+-- ARGV[2]  holder id ('leave', 'force': unused)
 -- ARGV[3]  slot timeout in milliseconds: how long a waiter has to take a free lock, or to look
 --          again, before it counts as gone
 -- ARGV[4]  channel prefix; a waiter is woken on <prefix><its client's suffix>
 -- ARGV[5]  publish command: 'publish', or 'spublish' (sharded pub/sub, Redis 7 cluster)
--- 'lock':   ARGV[6] lease ms, ARGV[7] this acquisition's hold id, ARGV[8] '1' when the caller
---           re-enters a hold it knows it has (else '0'), ARGV[9] the caller's channel suffix.
---           A busy lock queues the caller (or refreshes its place); a caller that stops waiting
---           must 'leave'. Hold ids work as in lock.lua: a repeated attempt counts once.
+-- 'lock':   ARGV[6] lease ms, ARGV[7] this acquisition's hold id, also its waiter id, ARGV[8] '1'
+--           when the caller re-enters a hold it knows it has (else '0'), ARGV[9] the caller's
+--           channel suffix. A busy lock queues the acquisition (or refreshes its place); an
+--           acquisition that stops waiting must 'leave'. Hold ids work as in lock.lua: a repeated
+--           attempt counts once.
 --           Returns {1, holdCount} acquired, {0, sleepMillis}: how long to sleep at most before
 --           looking again (until the lock can be free and, behind the head, until the head's
 --           turn ends), or {-2}: a re-entry, but the holder holds nothing (its lease was lost)
@@ -40,7 +44,7 @@
 --           shorter lease gives the head a new turn (see the top), which wakes it and the waiters
 --           behind it that must look again.
 --           Returns 1 lease set, 0 that hold is gone (its lease was lost)
--- 'leave':  a waiter gives up its place. Returns 1.
+-- 'leave':  ARGV[6] a waiter id: that acquisition gives up its place. Returns 1.
 -- 'force':  deletes the lock whoever holds it, once per call: KEYS[5] this call's answer key,
 --           ARGV[6] how long it is kept (ms); the same call run again answers as the first run
 --           did and deletes nothing (see force_unlock.lua). Returns 1 if this call deleted a
@@ -48,10 +52,23 @@
 local time = redis.call('time')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local op, holder, slot = ARGV[1], ARGV[2], tonumber(ARGV[3])
+-- The caller's own waiter id: it is looking right now, so it is not woken.
+local caller = op == 'lock' and ARGV[7] or nil
 
 local function forget(waiter)
     redis.call('zrem', KEYS[3], waiter)
     redis.call('hdel', KEYS[4], waiter)
+end
+
+-- The waiting room lives as long as its last deadline: then every waiter in it is gone.
+local function expireRoom()
+    local last = redis.call('zrange', KEYS[3], -1, -1, 'withscores')
+    if last[2] then
+        local ttl = math.max(1, tonumber(last[2]) - now)
+        for i = 2, 4 do
+            redis.call('pexpire', KEYS[i], ttl)
+        end
+    end
 end
 
 -- Milliseconds until the lock can be free: what is left of its lease, 0 when it is free.
@@ -80,7 +97,7 @@ end
 -- Wakes a waiter, unless it is the caller, who is looking right now. Returns whether its client
 -- listened.
 local function wake(waiter)
-    if waiter == holder then
+    if waiter == caller then
         return true
     end
     local suffix = redis.call('hget', KEYS[4], waiter)
@@ -95,6 +112,7 @@ local function newTurn(free)
         return
     end
     redis.call('zadd', KEYS[3], now + free + slot, head)
+    expireRoom()
     wake(head)
     local at = 1
     repeat
@@ -103,8 +121,21 @@ local function newTurn(free)
     until not behind or wake(behind)
 end
 
+-- A waiter leaves its place, if it has one; the head leaving gives the next a turn.
+local function leave(waiter)
+    if not redis.call('zscore', KEYS[3], waiter) then
+        return
+    end
+    local wasHead = redis.call('lindex', KEYS[2], 0) == waiter
+    redis.call('lrem', KEYS[2], 0, waiter)
+    forget(waiter)
+    if wasHead then
+        newTurn(untilFree())
+    end
+end
+
 if op == 'lock' then
-    local lease, marker = tonumber(ARGV[6]), '#' .. ARGV[7]
+    local lease, marker = tonumber(ARGV[6]), '#' .. caller
     local locked = redis.call('exists', KEYS[1]) == 1
     local count = locked and redis.call('hget', KEYS[1], holder)
     if count then
@@ -114,6 +145,7 @@ if op == 'lock' then
                 redis.call('pexpire', KEYS[1], lease)
             end
         end
+        leave(caller)  -- it queued while another acquisition of its holder waited for the lock
         return {1, tonumber(count)}
     end
     if ARGV[8] == '1' then
@@ -121,12 +153,12 @@ if op == 'lock' then
     end
     local headDropped = dropGone()
     local head = redis.call('lindex', KEYS[2], 0)
-    if not locked and (not head or head == holder) then
+    if not locked and (not head or head == caller) then
         redis.call('hset', KEYS[1], holder, 1, marker, 1)
         redis.call('pexpire', KEYS[1], lease)
         if head then
             redis.call('lpop', KEYS[2])
-            forget(holder)
+            forget(caller)
             newTurn(lease)
         end
         return {1, 1}
@@ -134,17 +166,18 @@ if op == 'lock' then
     if headDropped then
         newTurn(untilFree())
     end
-    if not redis.call('zscore', KEYS[3], holder) then
-        redis.call('rpush', KEYS[2], holder)
-        redis.call('hset', KEYS[4], holder, ARGV[9])
+    if not redis.call('zscore', KEYS[3], caller) then
+        redis.call('rpush', KEYS[2], caller)
+        redis.call('hset', KEYS[4], caller, ARGV[9])
     end
     local sleep = locked and untilFree() or math.huge
     head = redis.call('lindex', KEYS[2], 0)
-    if head ~= holder then
+    if head ~= caller then
         sleep = math.min(sleep, tonumber(redis.call('zscore', KEYS[3], head)) - now)
     end
     sleep = math.max(1, sleep)
-    redis.call('zadd', KEYS[3], now + sleep + slot, holder)
+    redis.call('zadd', KEYS[3], now + sleep + slot, caller)
+    expireRoom()
     return {0, sleep}
 end
 
@@ -187,12 +220,7 @@ if op == 'lease' then
 end
 
 if op == 'leave' then
-    local wasHead = redis.call('lindex', KEYS[2], 0) == holder
-    redis.call('lrem', KEYS[2], 0, holder)
-    forget(holder)
-    if wasHead then
-        newTurn(untilFree())
-    end
+    leave(ARGV[6])
     return 1
 end
 
