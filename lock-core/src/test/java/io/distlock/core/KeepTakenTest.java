@@ -6,9 +6,11 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
+import static io.distlock.test.Polling.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -48,6 +50,30 @@ class KeepTakenTest {
         assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - released))
                 .isGreaterThanOrEqualTo(KEEP.toMillis() - 50);
         otherInstance.unlock();
+    }
+
+    /**
+     * A waiter of another instance sleeps on the holder's long lease; the holder releases keeping
+     * the lock briefly. The waiter must take it once the keep ends, not when the lease it slept on
+     * would have ended.
+     */
+    @Test
+    void aWaiterTakesAKeptLockAsSoonAsTheKeepEnds() throws Exception {
+        RedisLock job = clients.open(redis.server()).getLock("kept-briefly");
+        assertThat(job.tryLockAsync(0, 20, TimeUnit.SECONDS, "tick-1").get(10, TimeUnit.SECONDS)).isTrue();
+        RedisLock otherInstance = clients.open(redis.server()).getLock("kept-briefly");
+        ScriptStats.reset(redis.server());
+        CompletableFuture<Boolean> waiter = otherInstance.tryLockAsync(15, 20, TimeUnit.SECONDS, "tick-2");
+        awaitTrue("the waiter tried, subscribed and tried again: it sleeps on the holder's lease",
+                Duration.ofSeconds(10), () -> ScriptStats.scriptCalls(redis.server()) >= 2);
+
+        long released = System.nanoTime();
+        job.unlockKeepingAsync("tick-1", Duration.ofMillis(500)).get(10, TimeUnit.SECONDS);
+
+        assertThat(waiter.get(20, TimeUnit.SECONDS)).as("the waiter took the lock").isTrue();
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - released))
+                .as("taken once the keep ended, not at the end of the lease it slept on").isBetween(450L, 3_000L);
+        otherInstance.unlockAsync("tick-2").get(10, TimeUnit.SECONDS);
     }
 
     @Test

@@ -148,8 +148,9 @@ public interface LockProtocol {
 
     /**
      * Releases one hold like {@link #release}; if that was the holder's last, the lock stays
-     * taken, by nobody, for {@code keepMillis} more and then frees itself; nobody is woken before.
-     * A job's minimum hold time: the next run, on any instance or thread, waits that long.
+     * taken, by nobody, for {@code keepMillis} more and then frees itself. Its waiters are woken
+     * to look, and sleep until the keep ends. A job's minimum hold time: the next run, on any
+     * instance or thread, waits that long.
      *
      * @param keys       the lock's keys
      * @param holderId   who releases

@@ -12,8 +12,9 @@
 --          not take the lock back before the woken waiter arrives, and the yield expires by
 --          itself if that waiter is gone.
 -- 'keep':  keep it taken, by nobody, for ARGV[7] more milliseconds (a job's minimum hold time):
---          the hash keeps only the field '#kept', which no acquisition takes (lock.lua), and no
---          release message goes out; waiters wake when its lease ends.
+--          the hash keeps only the field '#kept', which no acquisition takes (lock.lua). The
+--          release message still goes out: a waiter that slept on the holder's lease looks again,
+--          finds the lock kept, and sleeps until the keep ends.
 --
 -- KEYS[1]  lock hash: field = holder id, value = hold count; '#<hold id>' per hold; '#token'
 --          (lock.lua), which goes with the hash when the last hold does
@@ -55,7 +56,6 @@ redis.call('del', KEYS[1])
 if ARGV[6] == 'keep' then
     redis.call('hset', KEYS[1], '#kept', ARGV[1])
     redis.call('pexpire', KEYS[1], ARGV[7])
-    return {1, 0}
 end
 local receivers = redis.call(ARGV[4], KEYS[2], ARGV[3])
 if ARGV[6] == 'yield' and receivers > tonumber(ARGV[9]) then
