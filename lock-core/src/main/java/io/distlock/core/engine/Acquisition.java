@@ -269,10 +269,12 @@ final class Acquisition {
             } else if (attempt.acquired()) {
                 onAcquired(attempt, 0);
             } else if (attempt.lost()) {
-                if (reentered.holdsConfirmed()) {
+                if (reentered.holdsConfirmed() && !engine.endIfLeaseRanOut(reentered)) {
                     finish(LockEvent.Failure.ERROR, engine.lostOnReentry(reentered));
                 } else {
-                    attempt();  // the holder released its holds meanwhile: this is a first hold now
+                    // The holder released its holds meanwhile, or their explicit lease ran out:
+                    // this is a first hold now.
+                    attempt();
                 }
             } else if (remainingMillis() <= 0) {
                 finish(LockEvent.Failure.TIMEOUT, null);

@@ -1,6 +1,7 @@
 package io.distlock.core.engine;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -262,6 +263,13 @@ public final class Hold {
             unconfirmedSinceNanos = System.nanoTime();
         }
         unconfirmed.add(new Unconfirmed(release.holdId(), release.firstSentNanos()));
+    }
+
+    /** @return every hold Redis may still have: confirmed ones, and those whose release Redis did not confirm */
+    synchronized List<String> holdIds() {
+        List<String> ids = new ArrayList<>(held);
+        unconfirmed.forEach(u -> ids.add(u.holdId()));
+        return ids;
     }
 
     /** @return the holds whose release was sent without an answer, oldest first */

@@ -296,8 +296,8 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
 
     /**
      * The hold a new acquisition by this holder re-enters, if any: whether Redis still has it is
-     * for the attempt to find out (an explicit lease that ran out by this client's clock may still
-     * be there by Redis's).
+     * for the attempt to find out. A hold whose explicit lease ran out is not re-entered: it ended
+     * ({@link #endIfLeaseRanOut}), and the acquisition is a fresh attempt.
      *
      * @param keys     the lock
      * @param protocol the kind of lock
@@ -308,13 +308,34 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
      */
     Hold holdToReenter(LockKeys keys, LockProtocol protocol, String holderId) {
         Hold hold = hold(keys, protocol, holderId);
-        if (hold == null) {
+        if (hold == null || endIfLeaseRanOut(hold)) {
             return null;
         }
         if (hold.lost()) {
             throw lostOnReentry(hold);
         }
         return hold.holdsConfirmed() ? hold : null;
+    }
+
+    /**
+     * Ends a hold whose explicit lease ran out by this client's clock, which counts the lease from
+     * Redis's answer, so not before Redis ended it. The holder chose a lease to have the lock end
+     * by itself: a self-expiring lock taken again at the next run ({@code tryLock(0, 50, SECONDS)}
+     * every minute, never unlocked) takes a new hold, not one that is gone. Reported released, as
+     * {@link #forgetExpiredHolds} reports such holds; an {@code unlock()} of it before this still
+     * reports the loss. Its hold ids are taken back ({@link HoldUndos}), which changes nothing if
+     * Redis ended them, as it should have; if it has not (a paused server does not expire keys), the
+     * new hold would otherwise join them and its release leave the lock taken.
+     *
+     * @param hold the holder's hold
+     * @return whether it ended: the holder has no hold of the lock in this client now
+     */
+    boolean endIfLeaseRanOut(Hold hold) {
+        if (!forgetEnded(hold, h -> h.millisSinceLeaseEnded() >= 0)) {
+            return false;
+        }
+        hold.holdIds().forEach(holdId -> undos.start(hold.protocol(), hold.keys(), hold.holderId(), holdId));
+        return true;
     }
 
     /**
@@ -517,12 +538,23 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
             if (forgetIf(hold, h -> h.millisSinceLost() > watchdogLeaseMillis)) {
                 continue;  // reported when found lost; a later unlock() finds nothing held
             }
-            boolean ended = forgetIf(hold, h -> h.millisSinceLeaseEnded() > watchdogLeaseMillis
+            forgetEnded(hold, h -> h.millisSinceLeaseEnded() > watchdogLeaseMillis
                     || h.millisSinceUnconfirmedLastRelease() > watchdogLeaseMillis);
-            if (ended && !hold.lost()) {
-                events.released(hold, 0);
-            }
         }
+    }
+
+    /**
+     * Forgets a hold that ended in Redis without a release Redis confirmed, if the condition holds,
+     * and reports it released (unless it was reported lost already).
+     *
+     * @return whether the hold was forgotten
+     */
+    private boolean forgetEnded(Hold hold, Predicate<Hold> ended) {
+        boolean forgotten = forgetIf(hold, ended);
+        if (forgotten && !hold.lost()) {
+            events.released(hold, 0);
+        }
+        return forgotten;
     }
 
     /**
