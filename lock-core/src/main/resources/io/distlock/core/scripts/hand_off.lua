@@ -1,7 +1,8 @@
 -- Hand a reentrant lock from its holder straight to a waiter of the same client, in one
 -- round trip and without ever freeing it: used when a thread releases its last hold while
 -- another thread of the same JVM waits for the lock. The receiver's hold is a new one: nothing
--- of the released hold is kept for it (no '#token': a later fenced re-entry takes a new one).
+-- of the released hold is kept for it (no '#token': a later fenced re-entry takes a new one); the
+-- lock's '#client' (the same) and '#wanted' stay (see lock.lua).
 -- Exactly once, like unlock.lua: the released hold's answer key says the hand-off happened, so the
 -- same call run again answers "handed over before" and changes nothing, and so does a release of
 -- the released hold sent again (unlock.lua reads the same key, 'handed' counting as 0 left).
@@ -33,7 +34,7 @@ end
 if tonumber(count) ~= 1 or redis.call('hexists', KEYS[1], '#' .. ARGV[2]) == 0 then
     return 0
 end
-redis.call('del', KEYS[1])
+redis.call('hdel', KEYS[1], ARGV[1], '#' .. ARGV[2], '#token')
 redis.call('hset', KEYS[1], ARGV[3], 1, '#' .. ARGV[4], 1)
 redis.call('pexpire', KEYS[1], ARGV[5])
 redis.call('set', KEYS[2], 'handed', 'px', ARGV[6])

@@ -8,11 +8,14 @@
 -- A lock a client yielded to the other clients (unlock.lua) is a hash with only the field
 -- '#yield' = that client's id, for a short lease: free for any other client, still taken for
 -- the yielding one, whose attempts are answered as if held until another client takes it or the
--- yield expires. (Hold ids always contain a '.', so '#yield' and '#token' are never a hold's
--- marker.)
+-- yield expires. A first hold notes its client in '#client'; an attempt of another client that
+-- finds the lock held notes its own in '#wanted', which tells a yielding release that a waiter of
+-- another client asked for the lock. (Hold ids always contain a '.', so '#yield', '#client',
+-- '#wanted' and '#token' are never a hold's marker.)
 --
 -- KEYS[1]  lock hash: field = holder id, value = hold count; '#<hold id>' = 1 per hold;
---          '#token' = the hold's fencing token, once a fenced acquisition took one
+--          '#token' = the hold's fencing token, once a fenced acquisition took one; '#client' and
+--          '#wanted' (see above)
 -- KEYS[2]  optional, fenced locks only: the lock's fence counter (no expiry). Every new hold
 --          takes its next value, so tokens increase strictly across all holders, clients and
 --          client restarts, and keeps it in '#token' for its re-entries. A hold begun without a
@@ -22,7 +25,8 @@
 -- ARGV[2]  holder id
 -- ARGV[3]  this acquisition's hold id (unique)
 -- ARGV[4]  '1' when the caller re-enters a hold it knows it has, else '0'
--- ARGV[5]  the caller's client id (a lock this client yielded stays taken for it)
+-- ARGV[5]  the caller's client id (a lock this client yielded stays taken for it; noted in
+--          '#wanted' when the lock is held)
 --
 -- Returns  {1, holdCount, token}  acquired; holdCount is the holder's count with this hold;
 --                                 token is the hold's fencing token (0 unfenced)
@@ -48,7 +52,7 @@ local function token()
 end
 
 local function first_hold()
-    redis.call('hset', KEYS[1], holder, 1, marker, 1)
+    redis.call('hset', KEYS[1], holder, 1, marker, 1, '#client', ARGV[5])
     redis.call('pexpire', KEYS[1], lease)
     return {1, 1, token()}
 end
@@ -68,6 +72,9 @@ if not count then
     if yielder and yielder ~= ARGV[5] then
         redis.call('del', KEYS[1])
         return first_hold()
+    end
+    if redis.call('hget', KEYS[1], '#client') ~= ARGV[5] then
+        redis.call('hset', KEYS[1], '#wanted', ARGV[5])
     end
     return {0, redis.call('pttl', KEYS[1])}
 end

@@ -6,18 +6,20 @@
 -- this script (an attempt that never ran, an undo already done) changes nothing either.
 --
 -- A release that frees the lock can instead, by ARGV[6]:
--- 'yield': yield it to the other clients. If the release message reached a subscriber besides
---          the releasing client's own, that is a waiter of another client, and the lock is kept
---          for it (see lock.lua) for ARGV[8] milliseconds. The releasing client's threads can then
---          not take the lock back before the woken waiter arrives, and the yield expires by
---          itself if that waiter is gone.
+-- 'yield': yield it to the other clients. If a caller of another client found the lock held
+--          ('#wanted', see lock.lua) and the release message reached a subscriber besides the
+--          releasing client's own, a waiter of another client is woken, and the lock is kept for
+--          it (see lock.lua) for ARGV[8] milliseconds. The releasing client's threads can then not
+--          take the lock back before the woken waiter arrives, and the yield expires by itself if
+--          that waiter is gone. A subscriber alone is no waiter: a monitor listening to every
+--          channel, or a client whose wait ended and whose subscription lingers.
 -- 'keep':  keep it taken, by nobody, for ARGV[7] more milliseconds (a job's minimum hold time):
 --          the hash keeps only the field '#kept', which no acquisition takes (lock.lua). The
 --          release message still goes out: a waiter that slept on the holder's lease looks again,
 --          finds the lock kept, and sleeps until the keep ends.
 --
--- KEYS[1]  lock hash: field = holder id, value = hold count; '#<hold id>' per hold; '#token'
---          (lock.lua), which goes with the hash when the last hold does
+-- KEYS[1]  lock hash: field = holder id, value = hold count; '#<hold id>' per hold; '#token' and
+--          '#wanted' (lock.lua), which go with the hash when the last hold does
 -- KEYS[2]  the lock's wake-up channel
 -- KEYS[3]  the released hold's answer key (in the lock's slot)
 -- ARGV[1]  holder id
@@ -52,13 +54,14 @@ redis.call('set', KEYS[3], count, 'px', ARGV[5])
 if count > 0 then
     return {1, count}
 end
+local wanted = redis.call('hget', KEYS[1], '#wanted')
 redis.call('del', KEYS[1])
 if ARGV[6] == 'keep' then
     redis.call('hset', KEYS[1], '#kept', ARGV[1])
     redis.call('pexpire', KEYS[1], ARGV[7])
 end
 local receivers = redis.call(ARGV[4], KEYS[2], ARGV[3])
-if ARGV[6] == 'yield' and receivers > tonumber(ARGV[9]) then
+if ARGV[6] == 'yield' and wanted and wanted ~= ARGV[7] and receivers > tonumber(ARGV[9]) then
     redis.call('hset', KEYS[1], '#yield', ARGV[7])
     redis.call('pexpire', KEYS[1], ARGV[8])
 end

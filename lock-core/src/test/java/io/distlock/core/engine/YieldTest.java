@@ -62,6 +62,7 @@ class YieldTest {
     void withAWaiterOfAnotherClientTheLockStaysFreeForOtherClientsOnly() throws Exception {
         try (StatefulRedisPubSubConnection<String, String> waiter = subscribe()) {
             acquire(releasing, "releasing-client:1", "h1");
+            assertThat(attempt(other, "other-client:1", "o0").acquired()).as("the other client waits").isFalse();
 
             assertThat(releasing.releaseYielding(keys, "releasing-client:1", "h1", YIELD_MILLIS, false)
                     .get(5, TimeUnit.SECONDS)).isEqualTo(new ReleaseReply(ReleaseReply.Outcome.RELEASED, 0));
@@ -73,7 +74,7 @@ class YieldTest {
             assertThat(taken.acquired()).as("a holder of another client").isTrue();
             assertThat(taken.holdCount()).isEqualTo(1);
             assertThat(admin.sync().hgetall(keys.lockKey())).as("only the new holder's hold is left")
-                    .containsOnlyKeys("other-client:1", "#o1");
+                    .containsOnlyKeys("other-client:1", "#o1", "#client");
             assertThat(admin.sync().pttl(keys.lockKey())).isGreaterThan(YIELD_MILLIS);
             assertThat(attempt(releasing, "releasing-client:2", "h3").acquired()).as("held now").isFalse();
         }
@@ -83,6 +84,7 @@ class YieldTest {
     void aYieldNobodyTakesEndsByItself() throws Exception {
         try (StatefulRedisPubSubConnection<String, String> waiter = subscribe()) {
             acquire(releasing, "releasing-client:1", "h1");
+            assertThat(attempt(other, "other-client:1", "o0").acquired()).as("the other client waits").isFalse();
             releasing.releaseYielding(keys, "releasing-client:1", "h1", 200, false).get(5, TimeUnit.SECONDS);
             assertThat(admin.sync().exists(keys.lockKey())).isOne();
 
@@ -103,6 +105,26 @@ class YieldTest {
             releasing.releaseYielding(keys, "releasing-client:1", "h2", YIELD_MILLIS, true).get(5, TimeUnit.SECONDS);
             assertThat(admin.sync().exists(keys.lockKey())).as("the only listener was the releasing client's own")
                     .isZero();
+        }
+    }
+
+    /**
+     * A subscriber is no waiter unless its client asked for the lock: a monitor listening to every
+     * channel, or a client whose wait ended and whose subscription lingers, must not make the
+     * releasing client's own threads wait out a yield.
+     */
+    @Test
+    void subscribersWhoseClientNeverAskedForTheLockGetNoYield() throws Exception {
+        try (StatefulRedisPubSubConnection<String, String> lingering = subscribe();
+             StatefulRedisPubSubConnection<String, String> monitor = client.connectPubSub()) {
+            monitor.sync().psubscribe("distlock:*");
+            acquire(releasing, "releasing-client:1", "h1");
+            assertThat(attempt(releasing, "releasing-client:2", "h2").acquired())
+                    .as("a thread of the releasing client asked").isFalse();
+
+            releasing.releaseYielding(keys, "releasing-client:1", "h1", YIELD_MILLIS, false).get(5, TimeUnit.SECONDS);
+
+            assertThat(admin.sync().exists(keys.lockKey())).as("freed, not yielded").isZero();
         }
     }
 
