@@ -4,5 +4,49 @@
  * {@link io.distlock.core.engine.LockProtocol}; {@link io.distlock.core.engine.Acquisition} is the
  * asynchronous acquire-or-wait state machine; {@link io.distlock.core.engine.LockEngine} is what
  * one client's locks share.
+ *
+ * <h2>Invariants</h2>
+ * The network delivers at least once: Lettuce sends a command again after a reconnect when its
+ * answer was lost, the engine sends an unconfirmed release again, and a command may run long after
+ * its caller gave up on it. Everything below holds under those re-runs.
+ * <ul>
+ *   <li><b>Holder id</b>: who holds ({@code clientId:threadId}, or an explicit id given to the
+ *       {@code *Async} methods). A holder's holds of one lock are counted together in Redis.</li>
+ *   <li><b>Hold id</b>: the id of one acquisition, unique among all ids of all clients
+ *       ({@code LockEngine.newId()}). Every attempt of that acquisition, its hand-off, its
+ *       release and its undo name it. Redis keeps a marker of it while the hold lasts (the lock
+ *       hash's {@code #<hold id>} field), so an attempt run twice counts once, and a release takes
+ *       back exactly that hold, never another hold of the same holder. A fair lock's queue place
+ *       is named by the hold id too: two overlapping acquisitions of one holder wait in two
+ *       places.</li>
+ *   <li><b>Exactly-once answers.</b> A release keeps its answer under a key of its hold
+ *       ({@link io.distlock.core.engine.LockKeys#releaseAnswer}) for
+ *       {@link io.distlock.core.engine.LockProtocol#answerKeptMillis()}; a force-unlock under a key
+ *       of its call. Run again, each answers as its first run did and changes nothing. The release
+ *       scripts answer distinguishably ({@link io.distlock.core.engine.ReleaseReply}): released
+ *       now, released before (by an earlier run of the same release, or by a hand-off of the
+ *       hold), that hold is not there (nothing changed), the holder holds nothing. A hand-off
+ *       answers handed over now, handed over before, released before, refused, or not held. Only
+ *       "the holder holds nothing" reports a lost lease, and only while Redis still remembers the
+ *       release's earlier sends; beyond that window a release first sent long ago is taken as
+ *       released. Nothing is guessed from connection drops.</li>
+ *   <li><b>Order.</b> What must run before the holder's next command on a connection (an undo, a
+ *       release sent again, a watchdog renewal) is sent with {@code EVAL}, which never answers
+ *       {@code NOSCRIPT}, so it is never sent again behind what followed it.</li>
+ *   <li><b>Undo</b> ({@link io.distlock.core.engine.HoldUndos}): an attempt whose outcome is
+ *       unknown (its answer failed), that acquired after its caller gave up, or a hand-off whose
+ *       receiver gave up, is taken back by its hold id until Redis answers; taking back a hold that
+ *       is not there changes nothing.</li>
+ *   <li><b>Who may forget a hold</b> (this client's registry, never Redis): a release Redis
+ *       confirmed; an undo; the registry's sweep, for holds found lost a watchdog timeout ago, for
+ *       explicit leases that ran out a watchdog timeout ago and were never unlocked, and for last
+ *       holds whose release was never confirmed; and a new acquisition by the same holder after
+ *       its explicit lease ran out (the hold ended with its lease; the acquisition is a new one).
+ *       A lost watchdog hold is not forgotten by a re-entry: that re-entry reports the loss.</li>
+ *   <li><b>Yield</b>: after {@code MAX_HAND_OFFS_IN_A_ROW} local hand-offs a release keeps the lock
+ *       briefly for waiters of other clients, only when one of them asked for it (the hash's
+ *       {@code #wanted}) and listens. <b>Keep</b>: a release that leaves the lock taken by nobody
+ *       for a job's minimum hold time, waking waiters to sleep until it ends.</li>
+ * </ul>
  */
 package io.distlock.core.engine;
