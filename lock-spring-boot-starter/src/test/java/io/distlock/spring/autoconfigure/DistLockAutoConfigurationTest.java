@@ -155,7 +155,7 @@ class DistLockAutoConfigurationTest {
                     assertThat(context).hasNotFailed();
                     String result = context.getBean(LockTemplate.class).execute("order:42", null, null, () -> {
                         long held = cluster.nodes().stream()
-                                .filter(node -> "1".equals(node.commandString("DBSIZE")))
+                                .filter(node -> "1".equals(node.commandString("EXISTS", "distlock:{order:42}")))
                                 .count();
                         return "held on " + held + " node";
                     });
