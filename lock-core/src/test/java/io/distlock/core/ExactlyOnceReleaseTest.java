@@ -1,5 +1,6 @@
 package io.distlock.core;
 
+import io.distlock.core.scripts.Scripts;
 import io.distlock.test.RedisExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -102,8 +103,7 @@ class ExactlyOnceReleaseTest {
             assertThat(lock.tryLockAsync(0, 30, TimeUnit.SECONDS, "giver").get(5, TimeUnit.SECONDS)).isTrue();
             ScriptStats.reset(redis.server());
             CompletableFuture<Boolean> receiver = lock.tryLockAsync(30, 30, TimeUnit.SECONDS, "receiver");
-            awaitTrue("the receiver subscribed, tried once and sleeps", PATIENCE,
-                    () -> ScriptStats.scriptCalls(redis.server()) >= 1);
+            awaitReceiverAsleep(lock);
 
             proxy.delayReplies(5_000);  // the hand-off runs; its answer, and any wake-up, wait
             CompletableFuture<Void> release = lock.unlockAsync("giver");
@@ -118,6 +118,113 @@ class ExactlyOnceReleaseTest {
                     () -> redis.server().commandString("EXISTS", "distlock:{handed-resent}").equals("0"));
             assertThat(events.lost).as("the giver released its hold").isEmpty();
         }
+    }
+
+    /**
+     * The hand-off ran, its answer was lost, and the receiver's short lease ran out in Redis while
+     * the client reconnected; another client took the lock. The hand-off sent again must not tell
+     * the receiver it holds the lock: its hold is gone.
+     */
+    @Test
+    void aHandOffSentAgainAfterTheReceiversLeaseRanOutDoesNotGrantTheLock() throws Exception {
+        try (ReplyDroppingProxy proxy = proxy(); LockClient client = throughProxy(proxy, new RecordingListener())) {
+            RedisLock lock = client.getLock("handed-expired");
+            redis.server().command("SCRIPT", "LOAD", Scripts.HAND_OFF.source());  // the answer to drop is its run's
+            assertThat(lock.tryLockAsync(0, 30, TimeUnit.SECONDS, "giver").get(5, TimeUnit.SECONDS)).isTrue();
+            ScriptStats.reset(redis.server());
+            CompletableFuture<Boolean> receiver = lock.tryLockAsync(30, 1, TimeUnit.SECONDS, "receiver");
+            awaitReceiverAsleep(lock);
+
+            proxy.holdNewConnections();
+            proxy.dropNextReplyAndDisconnect();
+            CompletableFuture<Void> release = lock.unlockAsync("giver");
+            awaitTrue("the hand-off ran and its answer was lost", PATIENCE, proxy::dropped);
+            assertThat(redis.server().commandString("HEXISTS", "distlock:{handed-expired}", "receiver"))
+                    .as("the lock went to the receiver").isEqualTo("1");
+            awaitTrue("the receiver's 1 s lease ran out in Redis", PATIENCE,
+                    () -> redis.server().commandString("EXISTS", "distlock:{handed-expired}").equals("0"));
+            RedisLock other = clients.open(redis.server()).getLock("handed-expired");
+            assertThat(other.tryLock(0, 30, TimeUnit.SECONDS)).isTrue();
+            proxy.passNewConnections();  // Lettuce sends the hand-off again
+
+            release.get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+            assertThat(receiver.copy().completeOnTimeout(false, 1, TimeUnit.SECONDS).get())
+                    .as("the receiver is not told it holds the lock another client holds").isFalse();
+            assertThat(other.isHeldByCurrentThread()).isTrue();
+            other.unlock();
+            assertThat(receiver.get(PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("its turn came").isTrue();
+            lock.unlockAsync("receiver").get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * The holder's lease was lost; its release runs and finds nothing, then its next attempt takes
+     * the lock; both answers are lost and Lettuce sends both again. The release sent again finds
+     * the holder holding (its new hold), and must still answer as its first run did: nothing held.
+     */
+    @Test
+    void aReleaseSentAgainAnswersAsItsFirstRunAfterTheHolderTookTheLockAgain() throws Exception {
+        RecordingListener events = new RecordingListener();
+        try (ReplyDroppingProxy proxy = proxy(); LockClient client = throughProxy(proxy, events)) {
+            RedisLock lock = client.getLock("lost-then-taken");
+            assertThat(lock.tryLockAsync(0, 30, TimeUnit.SECONDS, "job").get(5, TimeUnit.SECONDS)).isTrue();
+            lock.unlockAsync("job").get(5, TimeUnit.SECONDS);  // the scripts are loaded now
+            assertThat(lock.tryLockAsync(0, 30, TimeUnit.SECONDS, "job").get(5, TimeUnit.SECONDS)).isTrue();
+            RedisLock taker = clients.open(redis.server()).getLock("lost-then-taken");
+            assertThat(taker.forceUnlock()).isTrue();
+
+            proxy.delayReplies(5_000);
+            CompletableFuture<Void> release = lock.unlockAsync("job");
+            CompletableFuture<Boolean> next = lock.tryLockAsync(0, 30, TimeUnit.SECONDS, "job");
+            awaitTrue("both ran: the holder holds the lock again", PATIENCE,
+                    () -> redis.server().commandString("HEXISTS", "distlock:{lost-then-taken}", "job").equals("1"));
+            proxy.delayReplies(0);
+            proxy.closeConnections();  // both answers are lost; Lettuce sends both again
+
+            assertThatThrownBy(() -> release.get(PATIENCE.toSeconds(), TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(LockLostException.class);
+            assertThat(next.get(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isTrue();
+            assertThat(events.lost).as("the loss is reported").hasSize(1);
+            lock.unlockAsync("job").get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * The release's first send never reached Redis, and nothing renews a hold being released, so
+     * its lease ran out before the caller called {@code unlock()} again. That is no lost lease: it
+     * ended after the caller had released it.
+     */
+    @Test
+    void aReleaseWhoseFirstSendNeverRanAndWhoseLeaseRanOutSinceIsNoLostLease() {
+        RecordingListener events = new RecordingListener();
+        try (ReplyDroppingProxy proxy = proxy();
+             LockClient client = LockClient.builder().redisUri(proxy.uri()).commandTimeout(Duration.ofSeconds(2))
+                     .watchdogTimeout(Duration.ofSeconds(3)).listener(events).build()) {
+            RedisLock lock = client.getLock("ran-out-unconfirmed");
+            lock.lock();
+            lock.unlock();  // the scripts are loaded now
+            lock.lock();
+
+            proxy.holdNewConnections();
+            proxy.closeConnections();  // Redis is out of reach for a while
+            assertThatThrownBy(lock::unlock).isInstanceOf(LockException.class);
+            awaitTrue("the lease ran out", PATIENCE,
+                    () -> redis.server().commandString("EXISTS", "distlock:{ran-out-unconfirmed}").equals("0"));
+            proxy.passNewConnections();
+
+            lock.unlock();  // "Calling unlock again is safe."
+            assertThat(events.lost).isEmpty();
+        }
+    }
+
+    /**
+     * Waits until the receiver sleeps: it subscribed and tried once (Redis ran its attempt), and a
+     * command sent after that on the same connection came back, so the attempt's answer, which puts
+     * the receiver to sleep as it arrives, came before it.
+     */
+    private static void awaitReceiverAsleep(RedisLock lock) {
+        awaitTrue("the receiver subscribed and tried once", PATIENCE, () -> ScriptStats.scriptCalls(redis.server()) >= 1);
+        assertThat(lock.isLocked()).isTrue();
     }
 
     private static ReplyDroppingProxy proxy() {

@@ -17,22 +17,11 @@ public final class Hold {
     /**
      * One hold taken out for release.
      *
-     * @param holdId         the hold to release
-     * @param retry          whether its release was sent before without an answer
-     * @param last           whether no other hold of the holder is left to release after this one
-     * @param firstSentNanos {@link System#nanoTime()} when its release was first sent: now, unless
-     *                       a retry
+     * @param holdId the hold to release
+     * @param retry  whether its release was sent before without an answer
+     * @param last   whether no other hold of the holder is left to release after this one
      */
-    record Release(String holdId, boolean retry, boolean last, long firstSentNanos) {
-    }
-
-    /**
-     * A hold whose release was sent without an answer: Redis may still have it.
-     *
-     * @param holdId         the hold
-     * @param firstSentNanos {@link System#nanoTime()} when its release was first sent
-     */
-    private record Unconfirmed(String holdId, long firstSentNanos) {
+    record Release(String holdId, boolean retry, boolean last) {
     }
 
     /**
@@ -54,7 +43,7 @@ public final class Hold {
     /** Holds Redis confirmed and nobody is releasing, oldest first. Guarded by this. */
     private final ArrayDeque<String> held = new ArrayDeque<>(2);
     /** Holds whose release was sent and not confirmed: Redis may still have them. Guarded by this. */
-    private final ArrayDeque<Unconfirmed> unconfirmed = new ArrayDeque<>(1);
+    private final ArrayDeque<String> unconfirmed = new ArrayDeque<>(1);
     /** Releases sent and not answered yet. Guarded by this. */
     private int releasing;
     /** The hold last taken out for release. Guarded by this. */
@@ -215,35 +204,21 @@ public final class Hold {
      * @return what to release, or {@code null} if there is no such hold
      */
     synchronized Release takeForRelease(String holdId) {
-        Unconfirmed retried;
+        boolean retry;
         String taken;
         if (holdId != null) {
-            boolean confirmed = held.remove(holdId);
-            retried = confirmed ? null : takeUnconfirmed(holdId);
-            taken = confirmed || retried != null ? holdId : null;
+            retry = !held.remove(holdId);
+            taken = retry && !unconfirmed.remove(holdId) ? null : holdId;
         } else {
-            retried = unconfirmed.pollLast();
-            taken = retried != null ? retried.holdId() : held.pollLast();
+            retry = !unconfirmed.isEmpty();
+            taken = retry ? unconfirmed.pollLast() : held.pollLast();
         }
         if (taken == null) {
             return null;
         }
         releasing++;
         lastTaken = taken;
-        return new Release(taken, retried != null, held.isEmpty() && unconfirmed.isEmpty(),
-                retried != null ? retried.firstSentNanos() : System.nanoTime());
-    }
-
-    /** @return the unconfirmed release of that hold, taken out, or {@code null} */
-    private Unconfirmed takeUnconfirmed(String holdId) {
-        for (var it = unconfirmed.iterator(); it.hasNext(); ) {
-            Unconfirmed candidate = it.next();
-            if (candidate.holdId().equals(holdId)) {
-                it.remove();
-                return candidate;
-            }
-        }
-        return null;
+        return new Release(taken, retry, held.isEmpty() && unconfirmed.isEmpty());
     }
 
     /** A release taken out with {@link #takeForRelease} ended: Redis confirmed it, or the hold is gone. */
@@ -255,26 +230,26 @@ public final class Hold {
      * A release taken out with {@link #takeForRelease} got no answer: it may or may not have
      * happened, and is sent again by the next release.
      *
-     * @param release the release
+     * @param holdId the hold
      */
-    synchronized void releaseUnconfirmed(Release release) {
+    synchronized void releaseUnconfirmed(String holdId) {
         releasing--;
         if (unconfirmed.isEmpty()) {
             unconfirmedSinceNanos = System.nanoTime();
         }
-        unconfirmed.add(new Unconfirmed(release.holdId(), release.firstSentNanos()));
+        unconfirmed.add(holdId);
     }
 
     /** @return every hold Redis may still have: confirmed ones, and those whose release Redis did not confirm */
     synchronized List<String> holdIds() {
         List<String> ids = new ArrayList<>(held);
-        unconfirmed.forEach(u -> ids.add(u.holdId()));
+        ids.addAll(unconfirmed);
         return ids;
     }
 
     /** @return the holds whose release was sent without an answer, oldest first */
     synchronized List<String> unconfirmedHoldIds() {
-        return unconfirmed.stream().map(Unconfirmed::holdId).toList();
+        return List.copyOf(unconfirmed);
     }
 
     /** @return whether the holder has no hold left but ones whose release Redis did not confirm */
@@ -288,8 +263,8 @@ public final class Hold {
      */
     public synchronized String renewalId() {
         String current = held.peekFirst();
-        if (current == null && !unconfirmed.isEmpty()) {
-            current = unconfirmed.peekFirst().holdId();
+        if (current == null) {
+            current = unconfirmed.peekFirst();
         }
         return current == null ? lastTaken : current;
     }
@@ -300,7 +275,7 @@ public final class Hold {
      *         release not confirmed)
      */
     public synchronized boolean stillHolds(String holdId) {
-        return held.contains(holdId) || unconfirmed.stream().anyMatch(u -> u.holdId().equals(holdId));
+        return held.contains(holdId) || unconfirmed.contains(holdId);
     }
 
     /**

@@ -101,7 +101,10 @@ public interface LockProtocol {
     long HANDED_OVER = 1;
     /** {@link #handOff}: an earlier run of this same call handed the lock over. */
     long HANDED_OVER_BEFORE = 2;
-    /** {@link #handOff}: an ordinary release of the hold ran before: nothing was handed over. */
+    /**
+     * {@link #handOff}: the hold was released before (by an ordinary release, or handed over to a
+     * receiver whose hold is gone since): nothing is handed over now.
+     */
     long RELEASED_BEFORE = 3;
     /** {@link #handOff}: the releasing holder holds the lock more than once, or not by that hold: nothing changed. */
     long NOT_HANDED_OVER = 0;

@@ -56,7 +56,7 @@ public final class ReplicatedProtocol implements LockProtocol {
 
     /** Releases an unconfirmed hold, then fails the attempt saying why and whether the release worked. */
     private CompletableFuture<Attempt> giveBack(LockKeys keys, HoldRef hold, Throwable why) {
-        return delegate.release(keys, hold.holderId(), hold.holdId()).handle((released, releaseError) -> {
+        return delegate.releaseInOrder(keys, hold.holderId(), hold.holdId()).handle((released, releaseError) -> {
             String reason = why instanceof ReplicaAcks.Unconfirmed ? why.getMessage()
                     : "waiting for replicas failed (" + why + ")";
             String outcome = releaseError == null ? "so it was released again"

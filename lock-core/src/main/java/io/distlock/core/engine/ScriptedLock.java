@@ -349,24 +349,25 @@ public class ScriptedLock implements RedisLock, SettableLease {
             remaining = Released.by(hold.protocol().releaseKeeping(keys, holderId, taken.holdId(), keepMillis));
         } else if (next != null) {
             remaining = handOff(hold, taken.holdId(), next);
+        } else if (taken.retry() || holdId != null) {
+            // Sent again (its first send may still be on its way), or a hold an acquisition took
+            // after its caller gave up: the holder's next attempt goes behind it.
+            remaining = Released.by(hold.protocol().releaseInOrder(keys, holderId, taken.holdId()));
         } else if (taken.last() && handOffsUsedUp(hold)) {
             remaining = Released.by(hold.protocol().releaseYielding(keys, holderId, taken.holdId(), YIELD_MILLIS,
                     engine.listensOn(keys.channel())));
-        } else if (taken.retry()) {
-            // Sent again: its first send may still be on its way, and the holder's next attempt behind it.
-            remaining = Released.by(hold.protocol().releaseInOrder(keys, holderId, taken.holdId()));
         } else {
             remaining = Released.by(hold.protocol().release(keys, holderId, taken.holdId()));
         }
         Acquisition receiver = next;
         return remaining.handle((released, error) -> {
             if (error != null) {
-                hold.releaseUnconfirmed(taken);
+                hold.releaseUnconfirmed(taken.holdId());
                 throw new LockException("Redis did not confirm the release of lock '" + name
                         + "'; it may or may not be released. Calling unlock again is safe.",
                         RedisFailures.translate("release lock '" + name + "'", error));
             }
-            if (released.reply().outcome() != ReleaseReply.Outcome.NOT_HELD || answerForgotten(taken)) {
+            if (!lostBefore(released.reply(), taken)) {
                 engine.released(hold);
                 if (released.handedOver()) {
                     receiver.handedOff(hold.handOffs() + 1);
@@ -378,18 +379,22 @@ public class ScriptedLock implements RedisLock, SettableLease {
     }
 
     /**
-     * Redis remembers a release for {@link LockProtocol#answerKeptMillis()}: within that time, a
-     * release sent again that finds the holder holding nothing was not released by its earlier
-     * send, and the lease was lost. A release first sent longer ago (its answer lost, and the caller
-     * called {@code unlock()} again only much later) can no longer tell: that hold ended either way,
-     * by this release or by its lease after the caller stopped using it, and is taken as released.
+     * Whether the release found the lease lost before the caller released it. Redis remembers
+     * every answer of a release ({@link LockProtocol#answerKeptMillis()}), so a run of it that
+     * Lettuce or this engine sent again answers as the first run did: "nothing held" when that
+     * run found nothing is a loss. A release this engine sent again whose earlier sends never ran
+     * (none is remembered) and that now finds nothing held cannot tell: the hold ended either
+     * before the caller released it, or after, when its lease ran out while the release went
+     * unconfirmed (the watchdog no longer renews a hold being released). Taken as released: the
+     * caller had left its critical section when it first called {@code unlock()}.
      *
-     * @return whether the answer to the release's first send may be forgotten by the time this
-     *         send of it runs (which may take up to a command timeout)
+     * @param reply what this run of the release answered
+     * @param taken the release
+     * @return whether to report the lease lost
      */
-    private boolean answerForgotten(Hold.Release taken) {
-        long trustedMillis = protocol.answerKeptMillis() - engine.commandTimeoutMillis() - 1000;
-        return taken.retry() && System.nanoTime() - taken.firstSentNanos() > trustedMillis * 1_000_000L;
+    private static boolean lostBefore(ReleaseReply reply, Hold.Release taken) {
+        return reply.outcome() == ReleaseReply.Outcome.NOT_HELD_BEFORE
+                || (reply.outcome() == ReleaseReply.Outcome.NOT_HELD && !taken.retry());
     }
 
     /**

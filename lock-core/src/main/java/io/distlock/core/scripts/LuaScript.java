@@ -25,19 +25,30 @@ public final class LuaScript {
     }
 
     /**
-     * Loads {@code <name>.lua} from this package's resources.
+     * Loads {@code <name>.lua} from this package's resources, after the libraries it uses: Lua
+     * files of local functions that several scripts share, prepended to its source (a script sent
+     * to Redis is one text).
      *
-     * @param name the file name without {@code .lua}
+     * @param name      the file name without {@code .lua}
+     * @param libraries file names without {@code .lua} of the libraries, in order
      * @return the script
-     * @throws IllegalStateException if the resource is missing (a packaging error)
+     * @throws IllegalStateException if a resource is missing (a packaging error)
      */
-    public static LuaScript load(String name) {
+    public static LuaScript load(String name, String... libraries) {
+        StringBuilder source = new StringBuilder();
+        for (String library : libraries) {
+            source.append(read(library));
+        }
+        return new LuaScript(name, source.append(read(name)).toString());
+    }
+
+    private static String read(String name) {
         String resource = name + ".lua";
         try (InputStream in = LuaScript.class.getResourceAsStream(resource)) {
             if (in == null) {
                 throw new IllegalStateException("Lua script resource " + resource + " is missing from the distlock jar");
             }
-            return new LuaScript(name, new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot read Lua script " + resource, e);
         }

@@ -35,9 +35,10 @@
 --           looking again (until the lock can be free and, behind the head, until the head's
 --           turn ends), or {-2}: a re-entry, but the holder holds nothing (its lease was lost)
 -- 'unlock': ARGV[6] hold id of the hold to release, ARGV[7] how long its answer key is kept (ms).
---           Returns as unlock.lua, exactly once: {1, count} released now, {2, count} released
---           before by an earlier run of this release, {0, count} that hold is not there,
---           {-1, 0} the holder holds nothing
+--           Returns as unlock.lua, exactly once (release_answer.lua is prepended to this script):
+--           {1, count} released now, {2, count} released before by an earlier run of this
+--           release, {0, count} that hold is not there, {-1, 0} the holder holds nothing, {-2, 0}
+--           it held nothing when an earlier run of this release looked
 -- 'lease':  gives a held lock an explicit lease from now, as lease.lua does (for composite locks):
 --           ARGV[6] lease ms, ARGV[7] hold id of a hold of the holder, ARGV[8] '1' set exactly
 --           (if that hold is the holder's only one here, as in lease.lua), '0' only lengthen. A
@@ -182,25 +183,24 @@ if op == 'lock' then
 end
 
 if op == 'unlock' then
-    local answered = redis.call('get', KEYS[5])
-    if answered then
-        return {2, tonumber(answered)}
+    local again = remembered_release(KEYS[5])
+    if again then
+        return again
     end
     local count = redis.call('hget', KEYS[1], holder)
     if not count then
-        return {-1, 0}
+        return remember_release(KEYS[5], ARGV[7], -1, 0)
     end
     if redis.call('hdel', KEYS[1], '#' .. ARGV[6]) == 0 then
-        return {0, tonumber(count)}
+        return remember_release(KEYS[5], ARGV[7], 0, tonumber(count))
     end
     count = redis.call('hincrby', KEYS[1], holder, -1)
-    redis.call('set', KEYS[5], count, 'px', ARGV[7])
     if count > 0 then
-        return {1, count}
+        return remember_release(KEYS[5], ARGV[7], 1, count)
     end
     redis.call('del', KEYS[1])
     newTurn(0)
-    return {1, 0}
+    return remember_release(KEYS[5], ARGV[7], 1, 0)
 end
 
 if op == 'lease' then

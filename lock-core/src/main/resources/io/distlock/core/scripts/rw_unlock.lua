@@ -1,7 +1,7 @@
 -- Release one hold of one half of a read-write lock: the one with the given hold id (see
 -- rw_lock.lua). Exactly once, like unlock.lua: the release keeps its answer under the hold's
--- answer key for a while, so the same release run again answers "released before" and changes
--- nothing. Waiters are woken when the lock becomes free, and when a writer that downgraded leaves
+-- answer key for a while (release_answer.lua, prepended to this script), so the same release run
+-- again answers as its first run did and changes nothing. Waiters are woken when the lock becomes free, and when a writer that downgraded leaves
 -- only read holds (readers may come in then): the message asks every local waiter to look, since
 -- many readers may get in at once. Readers whose own lease ended do not count; rw_lock.lua
 -- removes them.
@@ -20,25 +20,25 @@
 -- Returns  as unlock.lua: {1, count} released now, count = the holder's hold count of this half
 --          left (0 = released); {2, count} released before by an earlier run of this release;
 --          {0, count} that hold is not there, nothing changed; {-1, 0} the holder holds nothing
---          of this half (its lease ended or the lock was deleted)
-local answered = redis.call('get', KEYS[4])
-if answered then
-    return {2, tonumber(answered)}
+--          of this half (its lease ended or the lock was deleted); {-2, 0} it held nothing when
+--          an earlier run of this release looked
+local again = remembered_release(KEYS[4])
+if again then
+    return again
 end
 local field = (ARGV[3] == 'read' and 'r:' or 'w:') .. ARGV[1]
 local count = redis.call('hget', KEYS[1], field)
 if not count then
-    return {-1, 0}
+    return remember_release(KEYS[4], ARGV[6], -1, 0)
 end
 local marker = '#' .. ARGV[2]
 if redis.call('hget', KEYS[1], marker) ~= field then
-    return {0, tonumber(count)}
+    return remember_release(KEYS[4], ARGV[6], 0, tonumber(count))
 end
 redis.call('hdel', KEYS[1], marker)
 count = redis.call('hincrby', KEYS[1], field, -1)
-redis.call('set', KEYS[4], count, 'px', ARGV[6])
 if count > 0 then
-    return {1, count}
+    return remember_release(KEYS[4], ARGV[6], 1, count)
 end
 redis.call('hdel', KEYS[1], field)
 if ARGV[3] == 'read' then
@@ -50,14 +50,14 @@ local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local readers = redis.call('zcount', KEYS[2], '(' .. now, '+inf')
 if ARGV[3] == 'read' then
     if readers > 0 or redis.call('hget', KEYS[1], 'mode') == 'write' then
-        return {1, 0}  -- other readers, or the writer that downgraded, still hold it
+        return remember_release(KEYS[4], ARGV[6], 1, 0)  -- other readers, or the writer that downgraded, still hold it
     end
 elseif readers > 0 then
     -- The writer downgraded: only read holds are left, so readers may come in.
     redis.call('hset', KEYS[1], 'mode', 'read')
     redis.call(ARGV[5], KEYS[3], ARGV[4])
-    return {1, 0}
+    return remember_release(KEYS[4], ARGV[6], 1, 0)
 end
 redis.call('del', KEYS[1], KEYS[2])
 redis.call(ARGV[5], KEYS[3], ARGV[4])
-return {1, 0}
+return remember_release(KEYS[4], ARGV[6], 1, 0)

@@ -1,9 +1,9 @@
 -- Release one hold of a reentrant lock: the one with the given hold id (see lock.lua). Exactly
--- once: the release keeps its answer under a key of the hold's own (KEYS[3]) for a while, so the
--- same release run again (Lettuce sends a command again after a reconnect when its answer was
--- lost; the engine sends an unconfirmed release again) answers "released before" with the count
--- the first run left, and changes nothing. A hold id that is not there and was not released by
--- this script (an attempt that never ran, an undo already done) changes nothing either.
+-- once: the release keeps its answer under a key of the hold's own (KEYS[3], see
+-- release_answer.lua, which is prepended to this script) for a while, so the same release run
+-- again (Lettuce sends a command again after a reconnect when its answer was lost; the engine
+-- sends an unconfirmed release again) answers as the first run did, and changes nothing. A hold
+-- id that is not there (an attempt that never ran, an undo already done) changes nothing either.
 --
 -- A release that frees the lock can instead, by ARGV[6]:
 -- 'yield': yield it to the other clients. If a caller of another client found the lock held
@@ -34,25 +34,26 @@
 --
 -- Returns  {1, count}  released now; count is the holder's hold count left (0 = lock freed, or
 --                      kept, or yielded, as asked)
---          {2, count}  released before, by an earlier run of this same release: what it left
+--          {2, count}  released before, by an earlier run of this same release (or handed over
+--                      by hand_off.lua): what it left
 --          {0, count}  that hold is not there (never taken, or taken back by an undo): nothing
 --                      changed; count is the holder's hold count
 --          {-1, 0}     the holder holds nothing (its lease expired or the lock was deleted)
-local answered = redis.call('get', KEYS[3])
-if answered then
-    return {2, tonumber(answered) or 0}  -- 'handed': hand_off.lua released it, nothing left
+--          {-2, 0}     the holder held nothing when an earlier run of this same release looked
+local again = remembered_release(KEYS[3])
+if again then
+    return again
 end
 local count = redis.call('hget', KEYS[1], ARGV[1])
 if not count then
-    return {-1, 0}
+    return remember_release(KEYS[3], ARGV[5], -1, 0)
 end
 if redis.call('hdel', KEYS[1], '#' .. ARGV[2]) == 0 then
-    return {0, tonumber(count)}
+    return remember_release(KEYS[3], ARGV[5], 0, tonumber(count))
 end
 count = redis.call('hincrby', KEYS[1], ARGV[1], -1)
-redis.call('set', KEYS[3], count, 'px', ARGV[5])
 if count > 0 then
-    return {1, count}
+    return remember_release(KEYS[3], ARGV[5], 1, count)
 end
 local wanted = redis.call('hget', KEYS[1], '#wanted')
 redis.call('del', KEYS[1])
@@ -65,4 +66,4 @@ if ARGV[6] == 'yield' and wanted and wanted ~= ARGV[7] and receivers > tonumber(
     redis.call('hset', KEYS[1], '#yield', ARGV[7])
     redis.call('pexpire', KEYS[1], ARGV[8])
 end
-return {1, 0}
+return remember_release(KEYS[3], ARGV[5], 1, 0)
