@@ -199,4 +199,23 @@ class ReentrantLockTest {
         locks.forEach(RedisLock::unlock);
         assertThat(locks).allSatisfy(l -> assertThat(l.isLocked()).isFalse());
     }
+
+    /**
+     * A lock held by another client is busy, also on a server that refuses writes (out of memory
+     * with noeviction, or too few replicas): an attempt that finds it held writes nothing it needs.
+     */
+    @Test
+    void aHeldLockIsBusyNotAnErrorOnAServerThatRefusesWrites() {
+        RedisLock holder = clients.open(redis.server()).getLock("refusing");
+        RedisLock other = clients.open(redis.server()).getLock("refusing");
+        assertThat(holder.tryLock()).isTrue();
+        redis.server().command("CONFIG", "SET", "maxmemory-policy", "noeviction");
+        redis.server().command("CONFIG", "SET", "maxmemory", "1");
+        try {
+            assertThat(other.tryLock()).isFalse();
+        } finally {
+            redis.server().command("CONFIG", "SET", "maxmemory", "0");
+        }
+        holder.unlock();
+    }
 }

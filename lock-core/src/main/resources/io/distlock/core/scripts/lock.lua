@@ -73,8 +73,11 @@ if not count then
         redis.call('del', KEYS[1])
         return first_hold()
     end
-    if redis.call('hget', KEYS[1], '#client') ~= ARGV[5] then
-        redis.call('hset', KEYS[1], '#wanted', ARGV[5])
+    local wanted = redis.call('hmget', KEYS[1], '#client', '#wanted')
+    if wanted[1] ~= ARGV[5] and wanted[2] ~= ARGV[5] then
+        -- Only a hint: a server that refuses writes (out of memory, too few replicas) still
+        -- answers "held" rather than fail the attempt.
+        redis.pcall('hset', KEYS[1], '#wanted', ARGV[5])
     end
     return {0, redis.call('pttl', KEYS[1])}
 end
