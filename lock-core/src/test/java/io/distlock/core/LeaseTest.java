@@ -264,4 +264,32 @@ class LeaseTest {
         assertThatThrownBy(lock::unlock).isInstanceOf(LockLostException.class);
         assertThat(events.lost).hasSize(1);
     }
+
+    /**
+     * Two acquisitions of one holder go out after Redis ended its explicit lease, and their answers
+     * ("nothing held") come after this client's clock says it ended too (replies are slow): both are
+     * fresh attempts, whichever of them ends the hold, and no lease is reported lost.
+     */
+    @Test
+    void overlappingAcquisitionsAfterAnExplicitLeaseRanOutAreBothFreshAttempts() throws Exception {
+        RecordingListener events = new RecordingListener();
+        try (ReplyDroppingProxy proxy = new ReplyDroppingProxy(redis.server().host(), redis.server().port());
+             LockClient client = LockClient.builder().redisUri(proxy.uri()).commandTimeout(Duration.ofSeconds(20))
+                     .listener(events).build()) {
+            RedisLock lock = client.getLock("ran-out-twice");
+            assertThat(lock.tryLockAsync(0, 1, TimeUnit.SECONDS, "job").get(5, TimeUnit.SECONDS)).isTrue();
+            lock.unlockAsync("job").get(5, TimeUnit.SECONDS);  // the scripts are loaded now
+            proxy.delayReplies(400);  // Redis's lease starts 400 ms before this client's
+            assertThat(lock.tryLockAsync(0, 1, TimeUnit.SECONDS, "job").get(5, TimeUnit.SECONDS)).isTrue();
+            awaitTrue("Redis ended the lease", Duration.ofSeconds(5),
+                    () -> redis.server().commandString("EXISTS", "distlock:{ran-out-twice}").equals("0"));
+
+            CompletableFuture<Boolean> first = lock.tryLockAsync(0, 1, TimeUnit.SECONDS, "job");
+            CompletableFuture<Boolean> second = lock.tryLockAsync(0, 1, TimeUnit.SECONDS, "job");
+
+            assertThat(first.get(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(second.get(10, TimeUnit.SECONDS)).as("joined the first's new hold").isTrue();
+            assertThat(events.lost).isEmpty();
+        }
+    }
 }

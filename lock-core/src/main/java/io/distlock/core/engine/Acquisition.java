@@ -272,8 +272,8 @@ final class Acquisition {
                 if (reentered.holdsConfirmed() && !engine.endIfLeaseRanOut(reentered)) {
                     finish(LockEvent.Failure.ERROR, engine.lostOnReentry(reentered));
                 } else {
-                    // The holder released its holds meanwhile, or their explicit lease ran out:
-                    // this is a first hold now.
+                    // The holder released its holds meanwhile, or their explicit lease ran out
+                    // (ended here or by an overlapping acquisition): this is a first hold now.
                     attempt();
                 }
             } else if (remainingMillis() <= 0) {

@@ -328,14 +328,16 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
      * new hold would otherwise join them and its release leave the lock taken.
      *
      * @param hold the holder's hold
-     * @return whether it ended: the holder has no hold of the lock in this client now
+     * @return whether its explicit lease ran out: the hold ended (here, or already)
      */
     boolean endIfLeaseRanOut(Hold hold) {
-        if (!forgetEnded(hold, h -> h.millisSinceLeaseEnded() >= 0)) {
+        if (hold.millisSinceLeaseEnded() < 0) {
             return false;
         }
-        hold.holdIds().forEach(holdId -> undos.start(hold.protocol(), hold.keys(), hold.holderId(), holdId));
-        return true;
+        if (forgetEnded(hold, h -> h.millisSinceLeaseEnded() >= 0)) {
+            hold.holdIds().forEach(holdId -> undos.start(hold.protocol(), hold.keys(), hold.holderId(), holdId));
+        }
+        return true;  // ended here, or by an overlapping acquisition of the same holder
     }
 
     /**
