@@ -301,6 +301,7 @@ final class Acquisition {
                 engine.events().waiting(id, protocol, holderId);
             }
             channel = engine.subscriptions().join(channelName);
+            channel.enter(holdId);
             engine.waiting(this, true);
         }
         if (look.heardOn(channel)) {

@@ -46,7 +46,9 @@ public final class WakeUpChannel<T> {
     private final String channel;
     private final AtomicBoolean closed;
     private final Function<T, String> idOf;
-    /** Ids woken by name before they slept: their next sleep ends at once. */
+    /** Ids of the sleepers that joined and have not left ({@link #enter}, {@link #forget}). Guarded by {@link #lock}. */
+    private final Set<String> members = new HashSet<>();
+    /** Members woken by name before they slept: their next sleep ends at once. Guarded by {@link #lock}. */
     private final Set<String> pendingById = new HashSet<>();
     private final ReentrantLock lock = new ReentrantLock();
     private final ArrayDeque<Sleep<T>> sleeps = new ArrayDeque<>();
@@ -176,14 +178,30 @@ public final class WakeUpChannel<T> {
     }
 
     /**
-     * Forgets a wake-up kept for this id ({@link #wake(String)} before it slept): its
-     * acquisition ended, and a later one must not be woken by an old message.
+     * A sleeper joins: from now until {@link #forget}, a wake-up that names it while it does not
+     * sleep is kept for its next sleep.
+     *
+     * @param id the sleeper's id
+     */
+    public void enter(String id) {
+        lock.lock();
+        try {
+            members.add(id);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The sleeper left (its acquisition ended): a wake-up kept for it is dropped, and one that
+     * names it later is not kept (ids are never used again, so it would be kept for ever).
      *
      * @param id a sleeper's id
      */
     public void forget(String id) {
         lock.lock();
         try {
+            members.remove(id);
             pendingById.remove(id);
         } finally {
             lock.unlock();
@@ -192,7 +210,7 @@ public final class WakeUpChannel<T> {
 
     /**
      * Wakes the sleeper with this id (a fair lock names the waiter whose turn it is), or, if it
-     * does not sleep right now, ends its next sleep at once.
+     * joined and does not sleep right now, ends its next sleep at once.
      *
      * @param id the sleeper's id
      */
@@ -207,7 +225,9 @@ public final class WakeUpChannel<T> {
                 }
             }
             if (found == null) {
-                pendingById.add(id);
+                if (members.contains(id)) {
+                    pendingById.add(id);
+                }
                 return;
             }
             sleeps.remove(found);
