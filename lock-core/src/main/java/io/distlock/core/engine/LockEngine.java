@@ -567,6 +567,9 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
      * @return whether the hold was forgotten
      */
     private boolean forgetIf(Hold hold, Predicate<Hold> condition) {
+        if (!condition.test(hold)) {
+            return false;  // the usual answer, found without the registry's lock (checked again under it)
+        }
         boolean[] forgotten = new boolean[1];
         holds.computeIfPresent(new HoldId(hold.keys().lockKey(), hold.protocol().type(), hold.holderId()),
                 (key, current) -> {
@@ -581,8 +584,8 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
     }
 
     @Override
-    public void renewed(Hold hold) {
-        events.renewed(hold);
+    public void renewed(List<Hold> renewed) {
+        events.renewed(renewed);
     }
 
     @Override

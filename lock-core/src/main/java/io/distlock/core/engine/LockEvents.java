@@ -141,8 +141,10 @@ public final class LockEvents implements AutoCloseable {
                 remaining == 0 ? since(hold.acquiredNanos()) : Duration.ZERO, false, null));
     }
 
-    void renewed(Hold hold) {
-        fire(LockListener::onRenewed, () -> event(hold, hold.count(), Duration.ZERO, false, null));
+    /** @param holds renewed by one watchdog call: delivered in one go, not one hand-over per hold */
+    void renewed(List<Hold> holds) {
+        fireAll(LockListener::onRenewed, () -> holds.stream()
+                .map(hold -> event(hold, hold.count(), Duration.ZERO, false, null)).toList());
     }
 
     void renewalFailed(Hold hold, Throwable cause) {
@@ -177,21 +179,28 @@ public final class LockEvents implements AutoCloseable {
      * acquisitions are on the hot path. Delivers it on the dispatcher thread, or here once the
      * client is closed.
      */
-    private void fire(BiConsumer<LockListener, LockEvent> method, Supplier<LockEvent> events) {
+    private void fire(BiConsumer<LockListener, LockEvent> method, Supplier<LockEvent> event) {
+        fireAll(method, () -> List.of(event.get()));
+    }
+
+    /** {@link #fire} for several events at once, delivered in order by one task. */
+    private void fireAll(BiConsumer<LockListener, LockEvent> method, Supplier<List<LockEvent>> events) {
         if (listeners.isEmpty()) {
             return;
         }
-        LockEvent event = events.get();
+        List<LockEvent> built = events.get();
         CompletableFuture<Void> delivery = new CompletableFuture<>();
         Runnable deliver = () -> {
             DELIVERING.set(true);
-            for (LockListener listener : listeners) {
-                try {
-                    method.accept(listener, event);
-                } catch (Throwable e) {
-                    // Errors too (an AssertionError in a test listener, a Kotlin listener's checked
-                    // exception): the engine's step that fired the event must still complete.
-                    LOG.log(Level.WARNING, "Lock listener " + listener + " failed on " + event, e);
+            for (LockEvent event : built) {
+                for (LockListener listener : listeners) {
+                    try {
+                        method.accept(listener, event);
+                    } catch (Throwable e) {
+                        // Errors too (an AssertionError in a test listener, a Kotlin listener's checked
+                        // exception): the engine's step that fired the event must still complete.
+                        LOG.log(Level.WARNING, "Lock listener " + listener + " failed on " + event, e);
+                    }
                 }
             }
             DELIVERING.set(false);

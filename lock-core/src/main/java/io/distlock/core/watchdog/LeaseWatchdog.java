@@ -45,8 +45,8 @@ public final class LeaseWatchdog implements AutoCloseable {
 
     /** Where the outcome of each hold's renewal goes. */
     public interface RenewalOutcomes {
-        /** @param hold renewed for another full lease */
-        void renewed(Hold hold);
+        /** @param holds renewed for another full lease, by one call */
+        void renewed(List<Hold> holds);
 
         /** @param hold no longer held in Redis: its lease was lost */
         void lost(Hold hold);
@@ -156,7 +156,7 @@ public final class LeaseWatchdog implements AutoCloseable {
 
     /** Sends one call for those of the holds that no other call has in flight. */
     private void send(LockProtocol protocol, List<WatchedHold> holds, boolean retry) {
-        RenewalCall call = new RenewalCall(protocol, retry);
+        RenewalCall call = new RenewalCall(protocol, retry, holds.size());
         if (!call.claim(holds)) {
             return;
         }
@@ -184,6 +184,7 @@ public final class LeaseWatchdog implements AutoCloseable {
         boolean inTime = call.settle();
         long round = rounds.get();
         List<WatchedHold> holds = call.watched();
+        List<Hold> renewed = new ArrayList<>(error == null ? holds.size() : 0);
         for (int i = 0; i < holds.size(); i++) {
             WatchedHold hold = holds.get(i);
             if (!isWatched(hold)) {
@@ -195,12 +196,15 @@ public final class LeaseWatchdog implements AutoCloseable {
                 }
             } else if (stillHeld.get(i) == 1L) {
                 hold.confirmed(call.sentNanos());
-                outcomes.renewed(hold.hold());
+                renewed.add(hold.hold());
             } else if (hold.hold().stillHolds(call.holdIds().get(i)) && watched.remove(hold.hold(), hold)) {
                 // Gone although the holder still has it: lost. (Released by the holder while the
                 // call was on its way is no loss: the next round renews by a hold it still has.)
                 outcomes.lost(hold.hold());
             }
+        }
+        if (!renewed.isEmpty()) {
+            outcomes.renewed(renewed);  // one report per call: thousands of holds per round
         }
         if (error != null && inTime) {
             retry(call);

@@ -17,18 +17,24 @@ final class RenewalCall {
     private final LockProtocol protocol;
     private final boolean retry;
     private final long sentNanos = System.nanoTime();
-    private final List<WatchedHold> holds = new ArrayList<>();
+    private final List<WatchedHold> holds;
+    /** The claimed holds themselves, for the script. */
+    private final List<Hold> claimed;
     /** Per claimed hold, the hold id the call renews it by, chosen when claimed. */
-    private final List<String> holdIds = new ArrayList<>();
+    private final List<String> holdIds;
     private final AtomicBoolean settled = new AtomicBoolean();
 
     /**
      * @param protocol renews the holds
      * @param retry    whether this call retries a failed one (a retry is not retried)
+     * @param capacity the most holds it will claim
      */
-    RenewalCall(LockProtocol protocol, boolean retry) {
+    RenewalCall(LockProtocol protocol, boolean retry, int capacity) {
         this.protocol = protocol;
         this.retry = retry;
+        this.holds = new ArrayList<>(capacity);
+        this.claimed = new ArrayList<>(capacity);
+        this.holdIds = new ArrayList<>(capacity);
     }
 
     /**
@@ -41,6 +47,7 @@ final class RenewalCall {
         for (WatchedHold candidate : candidates) {
             if (candidate.claim(this)) {
                 holds.add(candidate);
+                claimed.add(candidate.hold());
                 holdIds.add(candidate.hold().renewalId());
             }
         }
@@ -66,7 +73,7 @@ final class RenewalCall {
 
     /** @return the claimed holds, for the script */
     List<Hold> holds() {
-        return holds.stream().map(WatchedHold::hold).toList();
+        return claimed;
     }
 
     /** @return per claimed hold, in order, the hold id this call renews it by */

@@ -79,7 +79,7 @@ class RenewalRaceTest {
     private static LeaseWatchdog.RenewalOutcomes countingLost(AtomicInteger lost) {
         return new LeaseWatchdog.RenewalOutcomes() {
             @Override
-            public void renewed(Hold hold) {
+            public void renewed(List<Hold> holds) {
             }
 
             @Override
