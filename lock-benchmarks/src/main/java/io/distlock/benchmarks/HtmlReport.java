@@ -159,6 +159,7 @@ final class HtmlReport {
         watchdogRow(result, "longest JVM stall in the hold", "%,.0f ms", WatchdogMeasurement::longestStall);
         html.append("</table>\n");
         checks(3, "Watchdog checks", result.checks(), TargetCheck::passOrFail);
+        checks(3, "Watchdog target", List.of(result.cpuTarget()), TargetCheck::verdict);
     }
 
     private void watchdogRow(WatchdogResult result, String label, String format,

@@ -56,8 +56,10 @@ final class WatchdogPrinter {
                 + "so scripts of other clients of that Redis count as renewals."));
         out.println("- Renewal calls = EVAL + EVALSHA calls in INFO commandstats over the hold window, less the "
                 + "benchmark's own censuses (a SCAN-and-PTTL script, one call per 1,000 keys).");
+        out.println("- The hold window opens after " + WatchdogRun.WARM_UP_ROUNDS + " renewal rounds of warm-up, so it "
+                + "measures the steady cost of the leases, not the first compilation of a renewal path.");
         out.println("- CPU = CPU time of the whole JVM (both clients live in it, one idle while the other is measured; "
-                + "also GC and JIT: distlock goes first, so in a JVM that ran nothing before it compiles more). Heap = used heap after System.gc() with the locks and their Lock objects held, "
+                + "also GC and JIT). Heap = used heap after System.gc() with the locks and their Lock objects held, "
                 + "minus before acquiring, per lock. Redis memory likewise from INFO memory.");
         out.println("- A lease is lost when its renewal stalls longer than the timeout minus the renewal interval, "
                 + "whichever client renews it: a loss next to a JVM stall that long points at the machine.");
@@ -68,6 +70,8 @@ final class WatchdogPrinter {
         for (TargetCheck check : result.checks()) {
             line("- %s: %s (measured %s)", check.passOrFail(), check.target(), check.actual());
         }
+        TargetCheck cpu = result.cpuTarget();
+        line("- %s: %s (measured %s)", cpu.verdict(), cpu.target(), cpu.actual());
         out.println();
     }
 

@@ -42,4 +42,11 @@ public record WatchdogResult(WatchdogOptions options, WatchdogMeasurement distlo
                 distlock.callsPerRound() <= callsPerRoundBound());
         return List.of(noneLost, bounded);
     }
+
+    /** @return the performance target: distlock's JVM spent no more CPU in the hold than Redisson's */
+    public TargetCheck cpuTarget() {
+        return new TargetCheck("watchdog: distlock JVM CPU in the hold <= Redisson's",
+                String.format(Locale.ROOT, "%.2f s vs %.2f s", distlock.cpuNanos() / 1e9, redisson.cpuNanos() / 1e9),
+                distlock.cpuNanos() <= redisson.cpuNanos());
+    }
 }

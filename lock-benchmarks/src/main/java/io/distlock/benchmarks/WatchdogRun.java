@@ -13,7 +13,8 @@ import java.util.function.Function;
  * The {@link Scenario#WATCHDOG} scenario: distlock, then Redisson, each with a client of its own
  * whose watchdog timeout is {@link WatchdogOptions#timeout()}, acquires N locks without a lease
  * ({@code lock()}, one after the other from one thread, as a job locking its items would) and holds
- * them for {@link WatchdogOptions#hold()}. Over the hold window it measures the script calls Redis
+ * them for {@link WatchdogOptions#hold()}, after {@link #WARM_UP_ROUNDS} renewal rounds of warm-up. Over
+ * the hold window it measures the script calls Redis
  * receives ({@code INFO commandstats}), the JVM's CPU time and longest stall ({@link PauseMonitor}),
  * and takes censuses of the lock keys (count and shortest lease left); around the acquisition it measures heap and Redis memory. Then
  * it unlocks everything from the same thread, closes the client and deletes what is left.
@@ -26,6 +27,13 @@ final class WatchdogRun {
 
     /** Censuses in the hold window, evenly spaced; the last one at its end. */
     static final int CENSUSES = 6;
+
+    /**
+     * Renewal rounds each client runs before the hold window opens: the window measures the steady
+     * cost of keeping the leases alive, not the JIT compilation of a renewal path run for the first
+     * time (which would count against whichever client goes first in this JVM).
+     */
+    static final int WARM_UP_ROUNDS = 3;
 
     private final WatchdogOptions options;
     private final String redisUri;
@@ -112,8 +120,9 @@ final class WatchdogRun {
                         LeaseCensus.Result last, long longestStallMillis) {
     }
 
-    /** Waits out the hold window, taking the censuses, and reads the counters around it. */
+    /** Waits out the warm-up and the hold window, taking the censuses, and reads the counters around the window. */
     private Hold hold(String subject, LeaseCensus census, String pattern) throws InterruptedException {
+        sleepUntil(System.nanoTime() + WARM_UP_ROUNDS * options.renewalInterval().toNanos());
         long holdNanos = options.hold().toNanos();
         long callsBefore = admin.scriptCalls();
         long cpuBefore = JvmUsage.processCpuNanos();
