@@ -21,15 +21,17 @@
  *       places.</li>
  *   <li><b>Exactly-once answers.</b> A release keeps its answer under a key of its hold
  *       ({@link io.distlock.core.engine.LockKeys#releaseAnswer}) for
- *       {@link io.distlock.core.engine.LockProtocol#answerKeptMillis()}; a force-unlock under a key
- *       of its call. Run again, each answers as its first run did and changes nothing. The release
- *       scripts answer distinguishably ({@link io.distlock.core.engine.ReleaseReply}): released
- *       now, released before (by an earlier run of the same release, or by a hand-off of the
- *       hold), that hold is not there (nothing changed), the holder holds nothing. A hand-off
- *       answers handed over now, handed over before, released before, refused, or not held. Only
- *       "the holder holds nothing" reports a lost lease, and only while Redis still remembers the
- *       release's earlier sends; beyond that window a release first sent long ago is taken as
- *       released. Nothing is guessed from connection drops.</li>
+ *       {@link io.distlock.core.engine.LockProtocol#answerKeptMillis()}, whatever it found
+ *       ({@code release_answer.lua}); a force-unlock under a key of its call. Run again, each
+ *       answers as its first run did and changes nothing. The release scripts answer
+ *       distinguishably ({@link io.distlock.core.engine.ReleaseReply}): released now, released
+ *       before (by an earlier run of the same release, or by a hand-off of the hold), that hold is
+ *       not there (nothing changed), the holder holds nothing now, or held nothing when an earlier
+ *       run looked. A hand-off answers handed over now, handed over before (only while the
+ *       receiver still has that hold), released before, refused, or not held. "Nothing held" is a
+ *       lost lease, except on the engine's own resend of a release none of whose earlier sends ran:
+ *       the hold may have ended after the caller released it, and is taken as released. Nothing is
+ *       guessed from connection drops.</li>
  *   <li><b>Order.</b> What must run before the holder's next command on a connection (an undo, a
  *       release sent again, a watchdog renewal) is sent with {@code EVAL}, which never answers
  *       {@code NOSCRIPT}, so it is never sent again behind what followed it.</li>
