@@ -102,9 +102,11 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
         ScriptExecutor scripts = new ScriptExecutor(commands);
         String publish = connections.publishCommand();
         long answerKept = answerKeptMillis(commandTimeoutMillis);
-        ReentrantProtocol plain = new ReentrantProtocol(clientId, scripts, publish, false, answerKept);
+        // The lock hash notes the holding client ('#client'): by a short tag, which every lock held
+        // carries, rather than the 36-character client id.
+        ReentrantProtocol plain = new ReentrantProtocol(idPrefix, scripts, publish, false, answerKept);
         this.reentrant = replicated(plain, replicaAcks);
-        this.fenced = replicated(new ReentrantProtocol(clientId, scripts, publish, true, answerKept), replicaAcks);
+        this.fenced = replicated(new ReentrantProtocol(idPrefix, scripts, publish, true, answerKept), replicaAcks);
         this.fair = replicated(new FairProtocol(clientId, scripts, publish, fairSlotMillis, plain), replicaAcks);
         this.read = replicated(new ReadWriteProtocol(scripts, publish, false, answerKept), replicaAcks);
         this.write = replicated(new ReadWriteProtocol(scripts, publish, true, answerKept), replicaAcks);

@@ -31,8 +31,10 @@ public final class ReentrantProtocol implements LockProtocol {
     private final long answerKeptMillis;
 
     /**
-     * @param clientId       this client's id: a lock it yielded to the other clients stays taken
-     *                       for its own holders until the yield ends ({@link #releaseYielding})
+     * @param clientId       this client's id, or any shorter tag unique among the clients of one
+     *                       Redis: a lock it yielded to the other clients stays taken for its own
+     *                       holders until the yield ends ({@link #releaseYielding}), and a lock it
+     *                       holds notes it ({@code #client}, see {@code lock.lua})
      * @param scripts        runs the lock scripts
      * @param publishCommand how scripts wake waiters: {@code publish}, or {@code spublish} (sharded)
      * @param fenced         whether every new hold takes a fencing token from the lock's counter
