@@ -43,6 +43,14 @@ final class Acquisition {
     private final LockKeys keys;
     private final LockProtocol protocol;
     private final String holderId;
+    /**
+     * Whether the holder is the calling thread. Its acquisitions never overlap, so a hold of it
+     * whose explicit lease ran out is over (a self-expiring lock taken again at the next run), and
+     * this acquisition is a fresh attempt ({@link LockEngine#endIfLeaseRanOut}). An explicit
+     * holder's acquisitions may overlap: one that found the lease ran out must not end a hold
+     * another of its acquisitions still counts, so for it a lease that ran out is lost.
+     */
+    private final boolean thread;
     private final long leaseMillis;
     private final boolean watchdogued;
     /** This acquisition's hold id: every attempt of it, its undo and a hand-off to it use it. */
@@ -68,12 +76,13 @@ final class Acquisition {
     private volatile Runnable endSleep;
 
     private Acquisition(LockEngine engine, LockId id, LockKeys keys, LockProtocol protocol, String holderId,
-                        long waitMillis, long leaseMillis) {
+                        boolean thread, long waitMillis, long leaseMillis) {
         this.engine = engine;
         this.id = id;
         this.keys = keys;
         this.protocol = protocol;
         this.holderId = holderId;
+        this.thread = thread;
         this.watchdogued = leaseMillis <= 0;
         this.leaseMillis = watchdogued ? engine.watchdogLeaseMillis() : leaseMillis;
         long waitNanos = TimeUnit.MILLISECONDS.toNanos(waitMillis);
@@ -116,15 +125,17 @@ final class Acquisition {
      * @param keys        lock keys
      * @param protocol    kind of lock
      * @param holderId    who acquires
+     * @param thread      whether the holder is the calling thread (see {@link #thread})
      * @param waitMillis  how long to wait; {@code 0} tries once, {@code < 0} waits without limit
      * @param leaseMillis lease; {@code <= 0} means watchdog
      * @return the running acquisition
      * @throws IllegalStateException if the client was closed
      */
     static Acquisition start(LockEngine engine, LockId id, LockKeys keys, LockProtocol protocol, String holderId,
-                             long waitMillis, long leaseMillis) {
+                             boolean thread, long waitMillis, long leaseMillis) {
         engine.ensureOpen();
-        Acquisition acquisition = new Acquisition(engine, id, keys, protocol, holderId, waitMillis, leaseMillis);
+        Acquisition acquisition = new Acquisition(engine, id, keys, protocol, holderId, thread, waitMillis,
+                leaseMillis);
         try {
             acquisition.begin(waitMillis != 0);
         } catch (RuntimeException | Error e) {
@@ -246,7 +257,7 @@ final class Acquisition {
         }
         Hold reentered;
         try {
-            reentered = engine.holdToReenter(keys, protocol, holderId);
+            reentered = engine.holdToReenter(keys, protocol, holderId, thread);
         } catch (LockLostException lost) {
             finish(LockEvent.Failure.ERROR, lost);
             return;
@@ -269,11 +280,11 @@ final class Acquisition {
             } else if (attempt.acquired()) {
                 onAcquired(attempt, 0);
             } else if (attempt.lost()) {
-                if (reentered.holdsConfirmed() && !engine.endIfLeaseRanOut(reentered)) {
+                if (reentered.holdsConfirmed() && !(thread && engine.endIfLeaseRanOut(reentered))) {
                     finish(LockEvent.Failure.ERROR, engine.lostOnReentry(reentered));
                 } else {
-                    // The holder released its holds meanwhile, or their explicit lease ran out
-                    // (ended here or by an overlapping acquisition): this is a first hold now.
+                    // The holder released its holds meanwhile, or (a thread) their explicit lease
+                    // ran out: this is a first hold now.
                     attempt();
                 }
             } else if (remainingMillis() <= 0) {

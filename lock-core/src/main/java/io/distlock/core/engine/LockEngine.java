@@ -298,19 +298,20 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
 
     /**
      * The hold a new acquisition by this holder re-enters, if any: whether Redis still has it is
-     * for the attempt to find out. A hold whose explicit lease ran out is not re-entered: it ended
-     * ({@link #endIfLeaseRanOut}), and the acquisition is a fresh attempt.
+     * for the attempt to find out. A thread's hold whose explicit lease ran out is not re-entered: it
+     * ended ({@link #endIfLeaseRanOut}), and the acquisition is a fresh attempt.
      *
      * @param keys     the lock
      * @param protocol the kind of lock
      * @param holderId the holder
+     * @param thread   whether the holder is the calling thread, whose acquisitions never overlap
      * @return the hold Redis confirmed and the holder has not released, or {@code null}
      * @throws LockLostException if this client already found that hold's lease lost: the holder
      *                           re-enters a lock it no longer has
      */
-    Hold holdToReenter(LockKeys keys, LockProtocol protocol, String holderId) {
+    Hold holdToReenter(LockKeys keys, LockProtocol protocol, String holderId, boolean thread) {
         Hold hold = hold(keys, protocol, holderId);
-        if (hold == null || endIfLeaseRanOut(hold)) {
+        if (hold == null || (thread && endIfLeaseRanOut(hold))) {
             return null;
         }
         if (hold.lost()) {
@@ -320,9 +321,9 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
     }
 
     /**
-     * Ends a hold whose explicit lease ran out by this client's clock, which counts the lease from
-     * Redis's answer, so not before Redis ended it. The holder chose a lease to have the lock end
-     * by itself: a self-expiring lock taken again at the next run ({@code tryLock(0, 50, SECONDS)}
+     * Ends a thread's hold whose explicit lease ran out by this client's clock, which counts the
+     * lease from Redis's answer, so not before Redis ended it. The holder chose a lease to have the
+     * lock end by itself: a self-expiring lock taken again at the next run ({@code tryLock(0, 50, SECONDS)}
      * every minute, never unlocked) takes a new hold, not one that is gone. Reported released, as
      * {@link #forgetExpiredHolds} reports such holds; an {@code unlock()} of it before this still
      * reports the loss. Its hold ids are taken back ({@link HoldUndos}), which changes nothing if

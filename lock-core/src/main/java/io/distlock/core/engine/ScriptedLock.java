@@ -116,7 +116,7 @@ public class ScriptedLock implements RedisLock, SettableLease {
     @Override
     public CompletableFuture<Boolean> tryLockAsync(long waitTime, long leaseTime, TimeUnit unit, String holderId) {
         checkHolder(holderId);
-        Acquisition acquisition = startAcquisition(holderId, Math.max(0, toMillis(waitTime, unit)),
+        Acquisition acquisition = startAcquisition(holderId, false, Math.max(0, toMillis(waitTime, unit)),
                 leaseMillis(leaseTime, unit));
         CompletableFuture<Boolean> acquired = engine.forCaller(acquisition.outcome().thenApply(Objects::nonNull));
         acquired.whenComplete((ok, error) -> {
@@ -236,7 +236,7 @@ public class ScriptedLock implements RedisLock, SettableLease {
         if (interruptible && Thread.interrupted()) {
             throw new InterruptedException("interrupted before acquiring lock '" + name + "'");
         }
-        Acquisition acquisition = startAcquisition(currentHolder(), waitMillis, leaseMillis);
+        Acquisition acquisition = startAcquisition(currentHolder(), true, waitMillis, leaseMillis);
         long limit = waitMillis == Blocking.NO_LIMIT || waitMillis > Long.MAX_VALUE / 2 ? Blocking.NO_LIMIT
                 : waitMillis + 2 * commandLimit();
         String action = "acquire lock '" + name + "'";
@@ -306,15 +306,18 @@ public class ScriptedLock implements RedisLock, SettableLease {
      * so they run before the attempt: those holds were given up, and an acquisition must not join
      * them (its one {@code unlock()} would then leave a hold behind, one the watchdog renews for
      * ever if it keeps this one's lease). One round trip still: the attempt does not wait for them.
+     *
+     * @param thread whether the holder is the calling thread, whose acquisitions never overlap (see
+     *               {@link Acquisition#start})
      */
-    private Acquisition startAcquisition(String holderId, long waitMillis, long leaseMillis) {
+    private Acquisition startAcquisition(String holderId, boolean thread, long waitMillis, long leaseMillis) {
         Hold hold = engine.hold(keys, protocol, holderId);
         if (hold != null) {
             // Each reports its outcome by events; one that fails again stays unconfirmed.
             hold.unconfirmedHoldIds().forEach(holdId -> startRelease(holderId, holdId, 0));
         }
         engine.undos().sendFirst(keys, holderId);
-        return Acquisition.start(engine, id, keys, protocol, holderId, waitMillis, leaseMillis);
+        return Acquisition.start(engine, id, keys, protocol, holderId, thread, waitMillis, leaseMillis);
     }
 
     /**
