@@ -1,0 +1,57 @@
+package io.distlock.faults.checker;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Looks for an {@link Excuse}: whether a hold could honestly have lost its lease before a given
+ * moment, by its explicit lease or by faults that could block its watchdog's renewals.
+ */
+final class HonestExpiry {
+
+    private final List<FaultRecord> faults;
+
+    /** @param faults every fault of the run, in time order */
+    HonestExpiry(List<FaultRecord> faults) {
+        this.faults = faults;
+    }
+
+    /**
+     * @param lapsed a hold
+     * @param until  when another holder entered
+     * @return the excuse, if the rule of {@link Excuse} allows one
+     */
+    Optional<Excuse> before(OpRecord lapsed, long until) {
+        if (lapsed.leaseMs() > 0) {
+            return allowed(new Excuse(lapsed, lapsed.leaseMs(), lapsed.leaseFrom(), until, List.of()));
+        }
+        List<FaultRecord> chain = new ArrayList<>();
+        for (FaultRecord fault : faults) {
+            if (!fault.blocksRenewalsOf(lapsed) || Excuse.windowEnd(fault) < lapsed.leaseFrom()) {
+                continue;
+            }
+            if (Excuse.windowStart(fault) > until) {
+                break;
+            }
+            if (!chain.isEmpty() && Excuse.windowStart(fault) > Excuse.windowEnd(chain.get(chain.size() - 1))) {
+                Optional<Excuse> excuse = watchdog(lapsed, until, chain);
+                if (excuse.isPresent()) {
+                    return excuse;
+                }
+                chain = new ArrayList<>();
+            }
+            chain.add(fault);
+        }
+        return chain.isEmpty() ? Optional.empty() : watchdog(lapsed, until, chain);
+    }
+
+    private static Optional<Excuse> watchdog(OpRecord lapsed, long until, List<FaultRecord> chain) {
+        return allowed(new Excuse(lapsed, CheckerSettings.WATCHDOG.toMillis(), lapsed.leaseFrom(), until,
+                List.copyOf(chain)));
+    }
+
+    private static Optional<Excuse> allowed(Excuse excuse) {
+        return excuse.allowed() ? Optional.of(excuse) : Optional.empty();
+    }
+}
