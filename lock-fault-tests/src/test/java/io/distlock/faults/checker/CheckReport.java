@@ -15,11 +15,12 @@ import java.util.stream.Collectors;
  * @param faults     every fault applied
  * @param violations what must not happen
  * @param excused    overlaps an honest lease expiry explains, each with its excuse
+ * @param fairPairs  how many pairs of fair-lock waiters the FIFO property judged
  * @param leftovers  what was left in Redis at the end
  * @param excerpt    prints the history around a finding
  */
 record CheckReport(CheckerSettings settings, List<OpRecord> ops, List<FaultRecord> faults, List<Finding> violations,
-                   List<Excused> excused, LeftoverHolds leftovers, HistoryExcerpt excerpt) {
+                   List<Excused> excused, long fairPairs, LeftoverHolds leftovers, HistoryExcerpt excerpt) {
 
     private static final int DETAILED = 10;
 
@@ -29,8 +30,8 @@ record CheckReport(CheckerSettings settings, List<OpRecord> ops, List<FaultRecor
         long lost = ops.stream().filter(OpRecord::lost).count();
         return String.join("\n",
                 "randomized lock checker: seed=" + settings.seed() + ", " + settings.seconds() + " s of load, "
-                        + settings.workers() + " worker JVMs x " + settings.threads() + " threads, faults "
-                        + (settings.faults() ? "on" : "off")
+                        + settings.workers() + " worker JVMs x " + settings.threads() + " threads, load "
+                        + settings.profile() + ", faults " + (settings.faults() ? "on" : "off")
                         + (settings.unlockedName().isEmpty() ? "" : ", NOT LOCKING " + settings.unlockedName()),
                 "  operations: " + ops.size() + " by call " + count(ops, OpRecord::call),
                 "              by kind " + count(ops, OpRecord::kind),
@@ -38,10 +39,11 @@ record CheckReport(CheckerSettings settings, List<OpRecord> ops, List<FaultRecor
                 "  critical sections: " + holds + ", of which the library reported " + lost + " as lost",
                 "  faults: " + faults.size() + " " + count(faults, FaultRecord::kind),
                 "  excused overlaps (an honest lease expiry explains them): " + excused.size(),
+                "  pairs of fair-lock waiters judged for FIFO order: " + fairPairs,
                 "  fair-lock waiting-room keys left: " + leftovers.waitingRoom().size(),
                 "  violations: " + violations.size() + " " + count(violations, Finding::kind),
                 "  replay: -D" + CheckerSettings.SEED + "=" + settings.seed() + " -D" + CheckerSettings.SECONDS + "="
-                        + settings.seconds());
+                        + settings.seconds() + " -D" + CheckerSettings.PROFILE + "=" + settings.profile());
     }
 
     /**

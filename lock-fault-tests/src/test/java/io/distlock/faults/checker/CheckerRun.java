@@ -109,7 +109,7 @@ final class CheckerRun {
         leftovers.waitingRoom().forEach(key -> violations.add(new Finding("LEFTOVER_QUEUE",
                 "a fair lock's waiting-room key still in Redis after every client closed and every queue deadline "
                         + "passed: " + key, List.of())));
-        return new CheckReport(settings, ops, faults, violations, checker.excused(), leftovers,
+        return new CheckReport(settings, ops, faults, violations, checker.excused(), checker.fairPairsJudged(), leftovers,
                 new HistoryExcerpt(ops, faults, runStart));
     }
 

@@ -27,6 +27,10 @@ public record CheckerSettings(long seed, int seconds, int workers, int threads, 
     public static final String SEED = "distlock.checker.seed";
     /** System property: the load budget in seconds (default 60). */
     public static final String SECONDS = "distlock.checker.seconds";
+    /** System property: the {@link LoadProfile} (default {@code MIXED}). */
+    public static final String PROFILE = "distlock.checker.profile";
+    /** System property: whether faults are injected (default {@code true}). */
+    public static final String FAULTS = "distlock.checker.faults";
     /** How many program arguments of a worker the settings take. */
     public static final int ARGS = 7;
 
@@ -51,13 +55,16 @@ public record CheckerSettings(long seed, int seconds, int workers, int threads, 
 
     /**
      * @param defaultSeconds load budget when {@value #SECONDS} is not set
-     * @return the settings of a normal run: two workers of six threads, every kind, with faults
+     * @return the settings of a normal run: two workers of six threads, the {@value #PROFILE} mix
+     *         (every kind unless set), with faults unless {@value #FAULTS} is {@code false}
      */
     public static CheckerSettings fromSystemProperties(int defaultSeconds) {
         String seed = System.getProperty(SEED, "");
         return new CheckerSettings(
                 seed.isBlank() ? ThreadLocalRandom.current().nextLong() : Long.parseLong(seed.trim()),
-                Integer.getInteger(SECONDS, defaultSeconds), 2, 6, LoadProfile.MIXED, true, "");
+                Integer.getInteger(SECONDS, defaultSeconds), 2, 6,
+                LoadProfile.valueOf(System.getProperty(PROFILE, LoadProfile.MIXED.name()).trim()),
+                Boolean.parseBoolean(System.getProperty(FAULTS, "true").trim()), "");
     }
 
     /** @return these settings as program arguments, read back by {@link #fromArgs(List)} */

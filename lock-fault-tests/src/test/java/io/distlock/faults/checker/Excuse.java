@@ -43,6 +43,9 @@ public record Excuse(OpRecord lapsed, long leaseMs, long leaseFrom, long until, 
     /** @return whether the rule above allows this excuse */
     public boolean allowed() {
         long needed = (leaseMs - MARGIN_MS) * MS;
+        if (leaseFrom != lapsed.leaseFrom()) {
+            return false;
+        }
         if (lapsed.leaseMs() > 0) {
             return faults.isEmpty() && leaseMs == lapsed.leaseMs() && until - leaseFrom >= needed;
         }

@@ -33,6 +33,7 @@ final class FairOrderCheck {
     static final long QUEUE_MARGIN_MS = 500;
 
     private final List<FaultRecord> faults;
+    private long judged;
 
     /** @param faults every fault of the run */
     FairOrderCheck(List<FaultRecord> faults) {
@@ -62,7 +63,11 @@ final class FairOrderCheck {
                 }
                 for (int j = i + 1; j < waiters.size() && waiters.get(j).callStart() < first.entry(); j++) {
                     OpRecord second = waiters.get(j);
-                    if (second.callStart() - first.callStart() >= margin && second.exit() < first.entry()) {
+                    if (second.callStart() - first.callStart() < margin) {
+                        continue;
+                    }
+                    judged++;
+                    if (second.exit() < first.entry()) {
                         violations.add(new Finding("FIFO", second.holder() + " was served on " + name + " before "
                                 + first.holder() + ", whose call began "
                                 + (second.callStart() - first.callStart()) / 1_000_000 + " ms earlier", List.of(first,
@@ -72,6 +77,11 @@ final class FairOrderCheck {
             }
         });
         return violations;
+    }
+
+    /** @return how many pairs of waiters the last {@link #check} judged: how much the property covered */
+    long judged() {
+        return judged;
     }
 
     private boolean undisturbed(OpRecord waiter) {

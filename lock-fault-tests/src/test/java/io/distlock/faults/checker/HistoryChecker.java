@@ -33,6 +33,7 @@ final class HistoryChecker {
     private final List<FaultRecord> faults;
     private final List<Finding> violations = new ArrayList<>();
     private final List<Excused> excused = new ArrayList<>();
+    private long fairPairsJudged;
 
     /**
      * @param ops    every worker's records
@@ -50,7 +51,9 @@ final class HistoryChecker {
         violations.addAll(overlaps.violations());
         excused.addAll(overlaps.excused());
         violations.addAll(new TokenCheck().check(ops));
-        violations.addAll(new FairOrderCheck(faults).check(ops));
+        FairOrderCheck fairOrder = new FairOrderCheck(faults);
+        violations.addAll(fairOrder.check(ops));
+        fairPairsJudged = fairOrder.judged();
         violations.addAll(new LockWaitCheck(faults).check(ops));
         perOperation();
     }
@@ -58,6 +61,11 @@ final class HistoryChecker {
     /** @return the violations found */
     List<Finding> violations() {
         return violations;
+    }
+
+    /** @return how many pairs of fair-lock waiters the FIFO property judged */
+    long fairPairsJudged() {
+        return fairPairsJudged;
     }
 
     /** @return the overlaps an honest lease expiry explains, each with its excuse */

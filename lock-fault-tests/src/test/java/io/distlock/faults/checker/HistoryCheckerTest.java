@@ -291,6 +291,8 @@ class HistoryCheckerTest {
         assertThat(new Excuse(explicitHold, 3_000, 0, 2_000 * MS, List.of()).allowed()).as("lease left").isFalse();
         assertThat(new Excuse(explicitHold, 1_000, 0, 2_000 * MS, List.of()).allowed()).as("a lease not its own")
                 .isFalse();
+        assertThat(new Excuse(explicitHold, 3_000, -5_000 * MS, 3_000 * MS, List.of()).allowed())
+                .as("a lease start not its own").isFalse();
         assertThat(new Excuse(explicitHold, 3_000, 0, 3_000 * MS, List.of()).allowed()).isTrue();
     }
 }

@@ -25,7 +25,7 @@ public enum LoadProfile {
      * MultiLocks over two or three of three names, among reentrant and write locks on single names:
      * a MultiLock often gets its first components and then finds a later one taken.
      */
-    MULTI(3, 400, 0, 0, 30, 0, 0, 0, 30, 40, 0),
+    MULTI(3, 500, 0, 0, 35, 0, 0, 0, 35, 30, 0),
     /** RedLocks on the one RedLock name. */
     RED(1, 50, 0, 0, 0, 0, 0, 0, 0, 0, 100),
     /** Reentrant and fenced locks on one name: one JVM's waiters of both kinds sleep side by side. */

@@ -161,7 +161,11 @@ final class OperationRunner implements Runnable {
                 starts.add(System.nanoTime());
                 CompletableFuture<Boolean> call = lock.tryLockAsync(Math.max(0, op.waitMs()), op.leaseMs(),
                         TimeUnit.MILLISECONDS, holder);
-                call.thenAccept(granted -> grantedAt.compareAndSet(index, 0, System.nanoTime()));
+                call.thenAccept(granted -> {
+                    if (granted) {
+                        grantedAt.compareAndSet(index, 0, System.nanoTime());
+                    }
+                });
                 calls.add(call);
             }
         } catch (RuntimeException e) {
