@@ -30,6 +30,17 @@ public record FaultRecord(FaultKind kind, String detail, long start, long end, L
     }
 
     /**
+     * @param faults faults of a run
+     * @param from   start of a period ({@link System#nanoTime()})
+     * @param to     its end
+     * @return the summed length, in ms, of every fault in force at some moment of the period: what
+     *         a call of that period may take longer than its bound
+     */
+    static long millisInForce(List<FaultRecord> faults, long from, long to) {
+        return faults.stream().filter(fault -> fault.inForceDuring(from, to)).mapToLong(FaultRecord::millis).sum();
+    }
+
+    /**
      * Whether the fault could keep the watchdog from renewing the lease of the holder of
      * {@code op}: a pause or sleep of a server it holds on, its command connections killed, the
      * proxy its client goes through delaying or dropping replies, or its own JVM frozen. A killed

@@ -81,7 +81,7 @@ final class HistoryChecker {
                         List.of(op)));
             } else if (op.waitMs() >= 0) {
                 long tookMs = (op.callEnd() - op.callStart()) / 1_000_000;
-                long faultMs = faultMillisDuring(op.callStart(), op.callEnd());
+                long faultMs = FaultRecord.millisInForce(faults, op.callStart(), op.callEnd());
                 long allowedMs = op.waitMs() + CheckerSettings.WAIT_SLACK_MS + faultMs;
                 if (tookMs > allowedMs) {
                     violations.add(new Finding("WAIT", op.holder() + " waited " + tookMs + " ms with a wait time of "
@@ -108,9 +108,5 @@ final class HistoryChecker {
     private static boolean forgottenByContract(OpRecord op) {
         return op.leaseMs() > 0
                 && (op.exit() - op.callStart()) / 1_000_000 > op.leaseMs() + CheckerSettings.WATCHDOG.toMillis();
-    }
-
-    private long faultMillisDuring(long from, long to) {
-        return faults.stream().filter(fault -> fault.inForceDuring(from, to)).mapToLong(FaultRecord::millis).sum();
     }
 }

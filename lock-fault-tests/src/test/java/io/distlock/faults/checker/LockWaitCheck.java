@@ -52,8 +52,7 @@ final class LockWaitCheck {
             Set<OpRecord> sameNames = new HashSet<>();
             op.locks().forEach(lock -> sameNames.addAll(byName.get(lock.substring(2))));
             long freeMs = freeNanos(op, sameNames) / 1_000_000;
-            long faultMs = faults.stream().filter(fault -> fault.inForceDuring(op.callStart(), op.callEnd()))
-                    .mapToLong(FaultRecord::millis).sum();
+            long faultMs = FaultRecord.millisInForce(faults, op.callStart(), op.callEnd());
             long allowedMs = CheckerSettings.WAIT_SLACK_MS + faultMs;
             if (freeMs > allowedMs) {
                 violations.add(new Finding("LOCK_WAIT", op.holder() + "'s lock() of " + op.locks() + " waited "

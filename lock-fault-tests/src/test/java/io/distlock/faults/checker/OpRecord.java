@@ -68,14 +68,6 @@ public record OpRecord(String id, int worker, String holder, Operation.Call call
         return leaseMs > 0 ? leaseMs : CheckerSettings.WATCHDOG.toMillis();
     }
 
-    /**
-     * @param name a lock name
-     * @return whether this operation asks for {@code name} (exclusively or shared)
-     */
-    public boolean covers(String name) {
-        return locks.contains("X:" + name) || locks.contains("S:" + name);
-    }
-
     /** @return this record as one line: tab-separated fields */
     public String toLine() {
         return String.join("\t", TAG, id, Integer.toString(worker), holder, call.name(), kind.name(),
