@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
  *   <li>An explicit lease ends by itself; nothing more is needed.</li>
  *   <li>A watchdog lease ({@link CheckerSettings#WATCHDOG}) is renewed every third of it. It can
  *       only end if no renewal took effect for a whole lease, which needs faults that could block
- *       the renewals of this holder ({@link FaultRecord#blocksRenewalsOf}). A fault blocks from one
+ *       the renewals of this holder ({@link FaultRecord#hinders}). A fault blocks from one
  *       renewal interval before it began (the last renewal may have come then) to one renewal
  *       interval after it ended (the next renewal may come that late), each widened by the margin;
  *       faults whose such windows touch form one chain. The part of the chain's window between
@@ -50,7 +50,7 @@ public record Excuse(OpRecord lapsed, long leaseMs, long leaseFrom, long until, 
             return faults.isEmpty() && leaseMs == lapsed.leaseMs() && until - leaseFrom >= needed;
         }
         return leaseMs == CheckerSettings.WATCHDOG.toMillis() && !faults.isEmpty() && chained()
-                && faults.stream().allMatch(fault -> fault.blocksRenewalsOf(lapsed))
+                && faults.stream().allMatch(fault -> fault.hinders(lapsed))
                 && renewalFreeNanos() >= needed;
     }
 

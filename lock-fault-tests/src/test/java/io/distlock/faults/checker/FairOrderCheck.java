@@ -19,9 +19,10 @@ import java.util.Map;
  *       longest its first round trip may take on a loaded machine: so its first attempt ran in
  *       Redis before the second's did, and if that attempt did not take the lock, it queued the
  *       first one ahead;</li>
- *   <li>no fault was in force from the first one's call to its entry: nothing dropped its queue
- *       place (a frozen process misses its slot and is dropped, a failed round trip may leave),
- *       and since it got the lock it did not give up.</li>
+ *   <li>no fault that could hinder the first one ({@link FaultRecord#hinders}) was in force from
+ *       its call to its entry: nothing dropped its queue place (a frozen process misses its slot
+ *       and is dropped, a failed round trip may leave) nor held its first attempt back, and since
+ *       it got the lock it did not give up.</li>
  * </ul>
  * Then the second one's whole critical section lying before the first one's entry is a violation:
  * the first one was either granted at once (then it entered before the second was granted) or
@@ -85,6 +86,7 @@ final class FairOrderCheck {
     }
 
     private boolean undisturbed(OpRecord waiter) {
-        return faults.stream().noneMatch(fault -> fault.inForceDuring(waiter.callStart(), waiter.entry()));
+        return faults.stream()
+                .noneMatch(fault -> fault.hinders(waiter) && fault.inForceDuring(waiter.callStart(), waiter.entry()));
     }
 }

@@ -41,15 +41,16 @@ public record FaultRecord(FaultKind kind, String detail, long start, long end, L
     }
 
     /**
-     * Whether the fault could keep the watchdog from renewing the lease of the holder of
-     * {@code op}: a pause or sleep of a server it holds on, its command connections killed, the
-     * proxy its client goes through delaying or dropping replies, or its own JVM frozen. A killed
-     * pub/sub connection never can.
+     * Whether the fault could hold up or break the commands of {@code op}'s client, or its process:
+     * a pause or sleep of a server it holds on, its command connections killed, the proxy its
+     * client goes through delaying or dropping replies, or its own JVM frozen. So it could keep the
+     * watchdog from renewing the lease of that hold, or a waiter from keeping its fair-queue place.
+     * A killed pub/sub connection never can: a waiter that misses a wake-up looks again by itself.
      *
-     * @param op a hold
-     * @return whether the fault could block its renewals
+     * @param op an operation
+     * @return whether the fault could hinder it
      */
-    boolean blocksRenewalsOf(OpRecord op) {
+    boolean hinders(OpRecord op) {
         return switch (kind) {
             case CLIENT_PAUSE_ALL, CLIENT_PAUSE_WRITE, DEBUG_SLEEP, KILL_NORMAL ->
                     op.kind() == LockKind.RED ? !servers.isEmpty() : servers.contains(MAIN_SERVER);

@@ -241,7 +241,11 @@ class HistoryCheckerTest {
         assertThat(check(List.of(first, Op.of("b", LockKind.FAIR, "X:n0").held(300, 1_000, 1_100))).violations())
                 .as("calls too close to know their order").isEmpty();
         assertThat(check(List.of(first, second), frozen(0, 2_000, 2_100)).violations())
-                .as("a fault while the first waited").isEmpty();
+                .as("the first one's process frozen while it waited").isEmpty();
+        assertThat(check(List.of(first, second), fault(FaultKind.KILL_NORMAL, 2_000, 2_100, List.of(0), -1))
+                .violations()).as("its connection killed while it waited").isEmpty();
+        assertThat(check(List.of(first, second), frozen(1, 2_000, 2_100)).violations())
+                .as("another process frozen").extracting(Finding::kind).containsExactly("FIFO");
         assertThat(check(List.of(first, Op.of("b", LockKind.FAIR, "X:n0").call(Operation.Call.ASYNC_PAIR, 1_000)
                 .held(600, 1_000, 1_100))).violations()).as("overlapping async calls of one holder").isEmpty();
         assertThat(check(List.of(Op.of("a", LockKind.FAIR, "X:n0").held(0, 1_000, 1_100), second.held(600, 1_200, 1_300)))

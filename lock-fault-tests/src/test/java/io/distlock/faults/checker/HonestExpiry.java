@@ -28,7 +28,7 @@ final class HonestExpiry {
         }
         List<FaultRecord> chain = new ArrayList<>();
         for (FaultRecord fault : faults) {
-            if (!fault.blocksRenewalsOf(lapsed) || Excuse.windowEnd(fault) < lapsed.leaseFrom()) {
+            if (!fault.hinders(lapsed) || Excuse.windowEnd(fault) < lapsed.leaseFrom()) {
                 continue;
             }
             if (Excuse.windowStart(fault) > until) {
