@@ -12,9 +12,8 @@ import java.util.Map;
  * {@code FIFO}: a fair lock serves its waiters in the order they queued. The oracle cannot see
  * the queue in Redis, so it judges only pairs whose order it knows from its own stamps:
  * <ul>
- *   <li>both are single fair locks of one name, acquired by thread calls or a single async call
- *       (not two overlapping async calls of one holder: the engine keeps one queue place per
- *       holder, not per acquisition), and both got the lock;</li>
+ *   <li>both are single fair locks of one name (any call, two overlapping async calls of one
+ *       holder included), and both got the lock;</li>
  *   <li>the first one's call began at least {@link #QUEUE_MARGIN_MS} before the second one's, the
  *       longest its first round trip may take on a loaded machine: so its first attempt ran in
  *       Redis before the second's did, and if that attempt did not take the lock, it queued the
@@ -48,7 +47,7 @@ final class FairOrderCheck {
     List<Finding> check(List<OpRecord> ops) {
         Map<String, List<OpRecord>> byName = new LinkedHashMap<>();
         for (OpRecord op : ops) {
-            if (op.kind() == LockKind.FAIR && op.call() != Operation.Call.ASYNC_PAIR && op.outcome() == Outcome.ACQUIRED
+            if (op.kind() == LockKind.FAIR && op.outcome() == Outcome.ACQUIRED
                     && op.held() && op.exit() >= 0) {
                 byName.computeIfAbsent(op.locks().get(0).substring(2), name -> new ArrayList<>()).add(op);
             }
