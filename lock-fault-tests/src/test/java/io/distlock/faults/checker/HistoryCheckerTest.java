@@ -201,6 +201,12 @@ class HistoryCheckerTest {
         assertThat(check(ops, fault(FaultKind.CLIENT_PAUSE_ALL, 1_000, 1_800, List.of(0), -1),
                 fault(FaultKind.DEBUG_SLEEP, 3_000, 3_800, List.of(0), -1)).violations())
                 .as("two faults that chain into a lease-long stretch").isEmpty();
+        assertThat(check(List.of(Op.of("a", LockKind.REENTRANT, "X:n0").held(0, 10, 20_000),
+                        Op.of("b", LockKind.REENTRANT, "X:n0").worker(1).held(14_000, 15_000, 15_100)),
+                fault(FaultKind.CLIENT_PAUSE_ALL, 1_000, 2_000, List.of(0), -1), frozen(0, 8_000, 12_000))
+                .excused()).as("the most telling of two chains").singleElement()
+                .satisfies(found -> assertThat(found.excuse().faults()).extracting(FaultRecord::kind)
+                        .containsExactly(FaultKind.WORKER_PAUSE));
     }
 
     /** Granted first, frozen before it could stamp its entry, its watchdog lease lapsed: the later entrant lapsed. */

@@ -1,6 +1,7 @@
 package io.distlock.faults.checker;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
@@ -20,12 +21,14 @@ final class HonestExpiry {
     /**
      * @param lapsed a hold
      * @param until  when another holder entered
-     * @return the excuse, if the rule of {@link Excuse} allows one
+     * @return the excuse, if the rule of {@link Excuse} allows one; for a watchdog hold, the chain
+     *         of faults that left the longest stretch without renewals, the most telling one
      */
     Optional<Excuse> before(OpRecord lapsed, long until) {
         if (lapsed.leaseMs() > 0) {
             return allowed(new Excuse(lapsed, lapsed.leaseMs(), lapsed.leaseFrom(), until, List.of()));
         }
+        List<List<FaultRecord>> chains = new ArrayList<>();
         List<FaultRecord> chain = new ArrayList<>();
         for (FaultRecord fault : faults) {
             if (!fault.hinders(lapsed) || Excuse.windowEnd(fault) < lapsed.leaseFrom()) {
@@ -35,20 +38,19 @@ final class HonestExpiry {
                 break;
             }
             if (!chain.isEmpty() && Excuse.windowStart(fault) > Excuse.windowEnd(chain.get(chain.size() - 1))) {
-                Optional<Excuse> excuse = watchdog(lapsed, until, chain);
-                if (excuse.isPresent()) {
-                    return excuse;
-                }
+                chains.add(chain);
                 chain = new ArrayList<>();
             }
             chain.add(fault);
         }
-        return chain.isEmpty() ? Optional.empty() : watchdog(lapsed, until, chain);
-    }
-
-    private static Optional<Excuse> watchdog(OpRecord lapsed, long until, List<FaultRecord> chain) {
-        return allowed(new Excuse(lapsed, CheckerSettings.WATCHDOG.toMillis(), lapsed.leaseFrom(), until,
-                List.copyOf(chain)));
+        if (!chain.isEmpty()) {
+            chains.add(chain);
+        }
+        return chains.stream()
+                .map(faults -> new Excuse(lapsed, CheckerSettings.WATCHDOG.toMillis(), lapsed.leaseFrom(), until,
+                        List.copyOf(faults)))
+                .filter(Excuse::allowed)
+                .max(Comparator.comparingLong(Excuse::renewalFreeNanos));
     }
 
     private static Optional<Excuse> allowed(Excuse excuse) {
