@@ -74,6 +74,10 @@ final class MutatedEngine {
     private static void compile(PlantedDefect defect, Path source, Path classes) throws IOException {
         Files.createDirectories(classes);
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+        if (javac == null) {
+            throw new IllegalStateException("Planted defect " + defect + " is Java: compiling it needs a JDK, not a JRE ("
+                    + System.getProperty("java.home") + ")");
+        }
         StringWriter messages = new StringWriter();
         String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         try (StandardJavaFileManager files = javac.getStandardFileManager(null, null, StandardCharsets.UTF_8)) {
