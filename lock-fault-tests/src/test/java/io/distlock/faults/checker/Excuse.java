@@ -9,9 +9,11 @@ import java.util.concurrent.TimeUnit;
  * lease before the other holder entered. This record is the rule itself ({@link #allowed()}), so
  * that every excused finding carries the numbers a reader needs to check it:
  * <ul>
- *   <li>The lease cannot end before {@code leaseFrom + leaseMs}: it was set (or, by a re-entry,
- *       set again to a full lease) by a script that ran after its call began. So the other holder
- *       must have entered at least the lease, less {@link #MARGIN_MS}, after that.</li>
+ *   <li>The lease in force when the other holder entered cannot end before
+ *       {@code leaseFrom + leaseMs}: it was set (or, by a re-entry, set again to a full lease) by a
+ *       script that ran after its call began ({@link OpRecord#leaseFrom(long)}: the last such call
+ *       before the other's entry). So the other holder must have entered at least the lease, less
+ *       {@link #MARGIN_MS}, after that.</li>
  *   <li>An explicit lease ends by itself; nothing more is needed.</li>
  *   <li>A watchdog lease ({@link CheckerSettings#WATCHDOG}) is renewed every third of it. It can
  *       only end if no renewal took effect for a whole lease, which needs faults that could block
@@ -26,7 +28,7 @@ import java.util.concurrent.TimeUnit;
  *
  * @param lapsed    the hold whose lease may have ended
  * @param leaseMs   its lease: explicit, or the watchdog's
- * @param leaseFrom {@link OpRecord#leaseFrom()} of that hold
+ * @param leaseFrom {@link OpRecord#leaseFrom(long)} of that hold at {@code until}
  * @param until     when the other holder entered
  * @param faults    for a watchdog hold, the chain of faults that could have blocked its renewals
  *                  (in time order); empty for an explicit lease
@@ -43,7 +45,7 @@ public record Excuse(OpRecord lapsed, long leaseMs, long leaseFrom, long until, 
     /** @return whether the rule above allows this excuse */
     public boolean allowed() {
         long needed = (leaseMs - MARGIN_MS) * MS;
-        if (leaseFrom != lapsed.leaseFrom()) {
+        if (leaseFrom != lapsed.leaseFrom(until)) {
             return false;
         }
         if (lapsed.leaseMs() > 0) {

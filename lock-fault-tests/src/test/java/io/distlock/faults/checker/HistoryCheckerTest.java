@@ -3,6 +3,7 @@ package io.distlock.faults.checker;
 import io.distlock.faults.checker.OpRecord.Outcome;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -22,7 +23,7 @@ class HistoryCheckerTest {
         private long waitMs = 1_000;
         private long leaseMs = WATCHDOG;
         private long callStart;
-        private long leaseFrom = -1;
+        private final List<Long> reentries = new ArrayList<>();
         private long callEnd = -1;
         private long entry = -1;
         private long exit = -1;
@@ -57,7 +58,7 @@ class HistoryCheckerTest {
         }
 
         Op reenteredAt(long ms) {
-            leaseFrom = ms;
+            reentries.add(ms);
             return this;
         }
 
@@ -93,11 +94,12 @@ class HistoryCheckerTest {
         }
 
         OpRecord record() {
-            long from = leaseFrom >= 0 ? leaseFrom : callStart;
+            List<Long> leaseStarts = new ArrayList<>(List.of(callStart * MS));
+            reentries.forEach(ms -> leaseStarts.add(ms * MS));
             long done = Math.max(callEnd, exit);
             return new OpRecord(holder + "." + callStart, worker, holder, call, kind, List.of(lock), waitMs, leaseMs,
                     callStart * MS, callEnd * MS, outcome, entry >= 0 ? 1 : 0, entry < 0 ? -1 : entry * MS,
-                    exit < 0 ? -1 : exit * MS, token, lost, release, "test", from * MS, 0, done * MS);
+                    exit < 0 ? -1 : exit * MS, token, lost, release, "test", leaseStarts, 0, done * MS);
         }
     }
 
@@ -169,6 +171,17 @@ class HistoryCheckerTest {
                         .held(0, 10, 6_000),
                 Op.of("b", LockKind.REENTRANT, "X:n0").held(3_000, 3_500, 3_600)));
         assertThat(checker.violations()).extracting(Finding::kind).containsExactly("OVERLAP");
+    }
+
+    /** Frozen past its watchdog lease, it re-entered after the other came in: that re-entry changes nothing before. */
+    @Test
+    void aReEntryAfterTheOtherEnteredDoesNotCount() {
+        HistoryChecker checker = check(List.of(Op.of("b", LockKind.REENTRANT, "X:n0").worker(1).reenteredAt(5_100)
+                        .held(0, 5_000, 5_200),
+                Op.of("a", LockKind.REENTRANT, "X:n0").held(4_600, 4_700, 5_150)), frozen(1, 100, 4_900));
+        assertThat(checker.violations()).isEmpty();
+        assertThat(checker.excused()).singleElement()
+                .satisfies(found -> assertThat(found.excuse().leaseFrom()).isZero());
     }
 
     @Test

@@ -26,12 +26,12 @@ final class HonestExpiry {
      */
     Optional<Excuse> before(OpRecord lapsed, long until) {
         if (lapsed.leaseMs() > 0) {
-            return allowed(new Excuse(lapsed, lapsed.leaseMs(), lapsed.leaseFrom(), until, List.of()));
+            return allowed(new Excuse(lapsed, lapsed.leaseMs(), lapsed.leaseFrom(until), until, List.of()));
         }
         List<List<FaultRecord>> chains = new ArrayList<>();
         List<FaultRecord> chain = new ArrayList<>();
         for (FaultRecord fault : faults) {
-            if (!fault.hinders(lapsed) || Excuse.windowEnd(fault) < lapsed.leaseFrom()) {
+            if (!fault.hinders(lapsed) || Excuse.windowEnd(fault) < lapsed.leaseFrom(until)) {
                 continue;
             }
             if (Excuse.windowStart(fault) > until) {
@@ -47,7 +47,7 @@ final class HonestExpiry {
             chains.add(chain);
         }
         return chains.stream()
-                .map(faults -> new Excuse(lapsed, CheckerSettings.WATCHDOG.toMillis(), lapsed.leaseFrom(), until,
+                .map(faults -> new Excuse(lapsed, CheckerSettings.WATCHDOG.toMillis(), lapsed.leaseFrom(until), until,
                         List.copyOf(faults)))
                 .filter(Excuse::allowed)
                 .max(Comparator.comparingLong(Excuse::renewalFreeNanos));

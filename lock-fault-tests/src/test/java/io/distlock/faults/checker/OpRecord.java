@@ -2,6 +2,7 @@ package io.distlock.faults.checker;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * What one operation of a worker did, as one line of its history file. Times are
@@ -33,10 +34,10 @@ import java.util.List;
  *                   exception) between the acquisition and the end of the release
  * @param release    how the release ended ({@code OK}, {@code LOST}, or the exception's class)
  * @param detail     the operation as planned, for the history printout
- * @param leaseFrom  when the acquisition call that set the hold's lease last began: the first
- *                   call, or the last successful re-entry (a re-entry lengthens the lease to a full
- *                   one), or the later of two overlapping async calls; -1 if none. The lease cannot
- *                   have run out before this plus the lease
+ * @param leaseStarts when each acquisition call that set the hold's lease began, in order: the
+ *                   first call and each successful re-entry (a re-entry lengthens the lease to a
+ *                   full one), or each successful one of two overlapping async calls; the call's
+ *                   start if none. See {@link #leaseFrom(long)}
  * @param client     which of the worker's clients of the Redis under test made the call
  *                   ({@link WorkerLocks#PROXIED_CLIENT} goes through the proxy)
  * @param done       when the operation ended, its releases included
@@ -44,7 +45,7 @@ import java.util.List;
 public record OpRecord(String id, int worker, String holder, Operation.Call call, LockKind kind, List<String> locks,
                        long waitMs, long leaseMs, long callStart, long callEnd, Outcome outcome, int depth,
                        long entry, long exit, long token, boolean lost, String release, String detail,
-                       long leaseFrom, int client, long done) {
+                       List<Long> leaseStarts, int client, long done) {
 
     /** How an acquisition ended. */
     public enum Outcome {
@@ -63,6 +64,22 @@ public record OpRecord(String id, int worker, String holder, Operation.Call call
         return entry >= 0;
     }
 
+    /**
+     * @param until a moment of the hold
+     * @return when the last call that set the lease before {@code until} began (the first call if
+     *         none began before): the lease in force at {@code until} cannot run out before this
+     *         plus the lease. A re-entry that came later does not matter for {@code until}
+     */
+    public long leaseFrom(long until) {
+        long from = leaseStarts.get(0);
+        for (long start : leaseStarts) {
+            if (start <= until) {
+                from = Math.max(from, start);
+            }
+        }
+        return from;
+    }
+
     /** @return the lease that ends the hold if nobody renews or releases it: the explicit one, or the watchdog's */
     public long effectiveLeaseMs() {
         return leaseMs > 0 ? leaseMs : CheckerSettings.WATCHDOG.toMillis();
@@ -74,7 +91,8 @@ public record OpRecord(String id, int worker, String holder, Operation.Call call
                 String.join(",", locks), Long.toString(waitMs), Long.toString(leaseMs), Long.toString(callStart),
                 Long.toString(callEnd), outcome.name(), Integer.toString(depth), Long.toString(entry),
                 Long.toString(exit), Long.toString(token), Boolean.toString(lost), release, detail,
-                Long.toString(leaseFrom), Integer.toString(client), Long.toString(done));
+                String.join(",", leaseStarts.stream().map(String::valueOf).toList()), Integer.toString(client),
+                Long.toString(done));
     }
 
     /**
@@ -90,6 +108,7 @@ public record OpRecord(String id, int worker, String holder, Operation.Call call
                 Arrays.asList(f[6].split(",")), Long.parseLong(f[7]), Long.parseLong(f[8]), Long.parseLong(f[9]),
                 Long.parseLong(f[10]), Outcome.valueOf(f[11]), Integer.parseInt(f[12]), Long.parseLong(f[13]),
                 Long.parseLong(f[14]), Long.parseLong(f[15]), Boolean.parseBoolean(f[16]), f[17], f[18],
-                Long.parseLong(f[19]), Integer.parseInt(f[20]), Long.parseLong(f[21]));
+                Stream.of(f[19].split(",")).map(Long::valueOf).toList(), Integer.parseInt(f[20]),
+                Long.parseLong(f[21]));
     }
 }
