@@ -13,6 +13,8 @@ class HistoryCheckerTest {
 
     private static final long MS = 1_000_000;
     private static final long WATCHDOG = -1;
+    /** How long a hand-made re-entry call takes. */
+    private static final long REENTRY_MS = 5;
 
     /** A hand-made operation record: an acquisition that returned {@code true} unless said otherwise. */
     private static final class Op {
@@ -94,12 +96,12 @@ class HistoryCheckerTest {
         }
 
         OpRecord record() {
-            List<Long> leaseStarts = new ArrayList<>(List.of(callStart * MS));
-            reentries.forEach(ms -> leaseStarts.add(ms * MS));
+            List<LeaseCall> leaseCalls = new ArrayList<>(List.of(new LeaseCall(callStart * MS, callEnd * MS)));
+            reentries.forEach(ms -> leaseCalls.add(new LeaseCall(ms * MS, (ms + REENTRY_MS) * MS)));
             long done = Math.max(callEnd, exit);
             return new OpRecord(holder + "." + callStart, worker, holder, call, kind, List.of(lock), waitMs, leaseMs,
                     callStart * MS, callEnd * MS, outcome, entry >= 0 ? 1 : 0, entry < 0 ? -1 : entry * MS,
-                    exit < 0 ? -1 : exit * MS, token, lost, release, "test", leaseStarts, 0, done * MS);
+                    exit < 0 ? -1 : exit * MS, token, lost, release, "test", leaseCalls, 0, done * MS);
         }
     }
 
@@ -182,6 +184,11 @@ class HistoryCheckerTest {
         assertThat(checker.violations()).isEmpty();
         assertThat(checker.excused()).singleElement()
                 .satisfies(found -> assertThat(found.excuse().leaseFrom()).isZero());
+
+        HistoryChecker stillRunning = check(List.of(Op.of("b", LockKind.REENTRANT, "X:n0").worker(1).reenteredAt(4_698)
+                        .held(0, 4_690, 5_200),
+                Op.of("a", LockKind.REENTRANT, "X:n0").held(4_600, 4_700, 5_150)), frozen(1, 100, 4_600));
+        assertThat(stillRunning.violations()).as("a re-entry that had not returned when the other entered").isEmpty();
     }
 
     @Test

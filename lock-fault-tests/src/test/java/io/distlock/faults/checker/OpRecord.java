@@ -34,10 +34,10 @@ import java.util.stream.Stream;
  *                   exception) between the acquisition and the end of the release
  * @param release    how the release ended ({@code OK}, {@code LOST}, or the exception's class)
  * @param detail     the operation as planned, for the history printout
- * @param leaseStarts when each acquisition call that set the hold's lease began, in order: the
- *                   first call and each successful re-entry (a re-entry lengthens the lease to a
- *                   full one), or each successful one of two overlapping async calls; the call's
- *                   start if none. See {@link #leaseFrom(long)}
+ * @param leaseCalls the acquisition calls that set the hold's lease, in order: the first call and
+ *                   each successful re-entry (a re-entry lengthens the lease to a full one), or
+ *                   each successful one of two overlapping async calls; the call alone if none
+ *                   succeeded. See {@link #leaseFrom(long)}
  * @param client     which of the worker's clients of the Redis under test made the call
  *                   ({@link WorkerLocks#PROXIED_CLIENT} goes through the proxy)
  * @param done       when the operation ended, its releases included
@@ -45,7 +45,7 @@ import java.util.stream.Stream;
 public record OpRecord(String id, int worker, String holder, Operation.Call call, LockKind kind, List<String> locks,
                        long waitMs, long leaseMs, long callStart, long callEnd, Outcome outcome, int depth,
                        long entry, long exit, long token, boolean lost, String release, String detail,
-                       List<Long> leaseStarts, int client, long done) {
+                       List<LeaseCall> leaseCalls, int client, long done) {
 
     /** How an acquisition ended. */
     public enum Outcome {
@@ -66,15 +66,16 @@ public record OpRecord(String id, int worker, String holder, Operation.Call call
 
     /**
      * @param until a moment of the hold
-     * @return when the last call that set the lease before {@code until} began (the first call if
-     *         none began before): the lease in force at {@code until} cannot run out before this
-     *         plus the lease. A re-entry that came later does not matter for {@code until}
+     * @return when the last call known to have set the lease by {@code until} began: the first
+     *         call, or a later one that returned before {@code until}. The lease in force at
+     *         {@code until} cannot run out before this plus the lease; a re-entry still running
+     *         then may have run its script after it, and one that came later does not matter
      */
     public long leaseFrom(long until) {
-        long from = leaseStarts.get(0);
-        for (long start : leaseStarts) {
-            if (start <= until) {
-                from = Math.max(from, start);
+        long from = leaseCalls.get(0).start();
+        for (LeaseCall set : leaseCalls) {
+            if (set.end() <= until) {
+                from = Math.max(from, set.start());
             }
         }
         return from;
@@ -91,7 +92,7 @@ public record OpRecord(String id, int worker, String holder, Operation.Call call
                 String.join(",", locks), Long.toString(waitMs), Long.toString(leaseMs), Long.toString(callStart),
                 Long.toString(callEnd), outcome.name(), Integer.toString(depth), Long.toString(entry),
                 Long.toString(exit), Long.toString(token), Boolean.toString(lost), release, detail,
-                String.join(",", leaseStarts.stream().map(String::valueOf).toList()), Integer.toString(client),
+                String.join(",", leaseCalls.stream().map(LeaseCall::toText).toList()), Integer.toString(client),
                 Long.toString(done));
     }
 
@@ -108,7 +109,7 @@ public record OpRecord(String id, int worker, String holder, Operation.Call call
                 Arrays.asList(f[6].split(",")), Long.parseLong(f[7]), Long.parseLong(f[8]), Long.parseLong(f[9]),
                 Long.parseLong(f[10]), Outcome.valueOf(f[11]), Integer.parseInt(f[12]), Long.parseLong(f[13]),
                 Long.parseLong(f[14]), Long.parseLong(f[15]), Boolean.parseBoolean(f[16]), f[17], f[18],
-                Stream.of(f[19].split(",")).map(Long::valueOf).toList(), Integer.parseInt(f[20]),
+                Stream.of(f[19].split(",")).map(LeaseCall::parse).toList(), Integer.parseInt(f[20]),
                 Long.parseLong(f[21]));
     }
 }

@@ -93,7 +93,7 @@ final class OperationRunner implements Runnable {
             return null;
         }
         return record(current.op(), current.holder(), current.callStart(), -1, Outcome.UNFINISHED, 0, current.entry(),
-                -1, -1, false, "-", List.of(current.callStart()));
+                -1, -1, false, "-", List.of(new LeaseCall(current.callStart(), -1)));
     }
 
     private OpRecord onThread(Operation op) {
@@ -122,19 +122,20 @@ final class OperationRunner implements Runnable {
                 release = "HELD_AFTER_INTERRUPT";
                 releaseOnThread(lock, op, 1);
             }
-            return record(op, holder, callStart, callEnd, outcome, 0, -1, -1, -1, false, release, List.of(callStart));
+            return record(op, holder, callStart, callEnd, outcome, 0, -1, -1, -1, false, release,
+                    List.of(new LeaseCall(callStart, callEnd)));
         }
         long entry = callEnd;
         inFlight = new InFlight(op, holder, callStart, entry);
         int depth = 1;
-        List<Long> leaseStarts = new ArrayList<>(List.of(callStart));
+        List<LeaseCall> leaseCalls = new ArrayList<>(List.of(new LeaseCall(callStart, callEnd)));
         while (!skip && depth < op.depth()) {
             long reentryStart = System.nanoTime();
             if (!reenter(lock, op)) {
                 break;
             }
             depth++;
-            leaseStarts.add(reentryStart);
+            leaseCalls.add(new LeaseCall(reentryStart, System.nanoTime()));
         }
         long token = skip || op.kind() != LockKind.FENCED ? -1 : token(() -> ((FencedLock) lock).getToken());
         Section section = criticalSection(op, depth, times -> skip ? "OK" : releaseOnThread(lock, op, times));
@@ -142,7 +143,7 @@ final class OperationRunner implements Runnable {
         boolean lost = "LOST".equals(section.release()) || lostReports.reported(op.names(),
                 id -> id.endsWith(":" + threadId), callStart, System.nanoTime());
         return record(op, holder, callStart, callEnd, outcome, depth, entry, section.exit(), token, lost,
-                section.release(), leaseStarts);
+                section.release(), leaseCalls);
     }
 
     private OpRecord async(Operation op) {
@@ -177,7 +178,7 @@ final class OperationRunner implements Runnable {
         }
         int acquired = 0;
         long entry = Long.MAX_VALUE;
-        List<Long> leaseStarts = new ArrayList<>();
+        List<LeaseCall> leaseCalls = new ArrayList<>();
         for (int i = 0; i < calls.size(); i++) {
             CompletableFuture<Boolean> call = calls.get(i);
             try {
@@ -186,7 +187,7 @@ final class OperationRunner implements Runnable {
                     // its own grant: stamped when its future completed, or now if that stamp is not in yet
                     grantedAt.compareAndSet(i, 0, System.nanoTime());
                     entry = Math.min(entry, grantedAt.get(i));
-                    leaseStarts.add(starts.get(i));
+                    leaseCalls.add(new LeaseCall(starts.get(i), grantedAt.get(i)));
                 }
             } catch (CancellationException e) {
                 failure = failure == null ? Outcome.CANCELLED : failure;
@@ -209,7 +210,8 @@ final class OperationRunner implements Runnable {
                 release = "HELD_AFTER_CANCEL";
                 releaseAsync(lock, op, holder, 1);
             }
-            return record(op, holder, callStart, callEnd, outcome, 0, -1, -1, -1, false, release, List.of(callStart));
+            return record(op, holder, callStart, callEnd, outcome, 0, -1, -1, -1, false, release,
+                    List.of(new LeaseCall(callStart, callEnd)));
         }
         inFlight = new InFlight(op, holder, callStart, entry);
         long token = op.kind() != LockKind.FENCED ? -1 : token(() -> ((FencedLock) lock).getToken(holder));
@@ -217,7 +219,7 @@ final class OperationRunner implements Runnable {
         boolean lost = "LOST".equals(section.release())
                 || lostReports.reported(op.names(), holder::equals, callStart, System.nanoTime());
         return record(op, holder, callStart, callEnd, Outcome.ACQUIRED, acquired, entry, section.exit(), token, lost,
-                section.release(), leaseStarts);
+                section.release(), leaseCalls);
     }
 
     /**
@@ -372,10 +374,11 @@ final class OperationRunner implements Runnable {
     }
 
     private OpRecord record(Operation op, String holder, long callStart, long callEnd, Outcome outcome, int depth,
-                            long entry, long exit, long token, boolean lost, String release, List<Long> leaseStarts) {
+                            long entry, long exit, long token, boolean lost, String release,
+                            List<LeaseCall> leaseCalls) {
         return new OpRecord("w" + worker + ".t" + thread + "." + op.index(), worker, holder, op.call(), op.kind(),
                 WorkerLocks.coverage(op), op.waitMs(), op.leaseMs(), callStart, callEnd, outcome, depth, entry, exit,
-                token, lost, release, op.toString(), leaseStarts, op.client(),
+                token, lost, release, op.toString(), leaseCalls, op.client(),
                 outcome == Outcome.UNFINISHED ? -1 : System.nanoTime());
     }
 }
