@@ -45,11 +45,14 @@ enum PlantedDefect {
             "    if not locked then",
             "FIFO", LoadProfile.FAIR, false),
 
-    /** MultiLock's tryLock returns true when at least one component, not all, was acquired. */
+    /**
+     * MultiLock's tryLock returns true when at least one component, not all, was acquired. It shows
+     * only when a later component is busy past the wait, a few times in 20 s: 40 s of load.
+     */
     MULTI_LOCK_WITH_A_COMPONENT_MISSING("io/distlock/core/MultiLock.java",
             "        if (held < locks.size()) {\n            releaseFirst(held, null);",
             "        if (held == 0) {\n            releaseFirst(held, null);",
-            "OVERLAP", LoadProfile.MULTI, false),
+            "OVERLAP", LoadProfile.MULTI, false, 40),
 
     /** RedLock's quorum is half the masters (one of three), not a majority. */
     RED_LOCK_QUORUM_BELOW_A_MAJORITY("io/distlock/core/RedLock.java",
@@ -69,6 +72,13 @@ enum PlantedDefect {
     private final String expectedKind;
     private final LoadProfile profile;
     private final boolean faults;
+    private final int loadSeconds;
+
+    /** A defect that 20 s of load show. */
+    PlantedDefect(String file, String snippet, String replacement, String expectedKind, LoadProfile profile,
+                  boolean faults) {
+        this(file, snippet, replacement, expectedKind, profile, faults, 20);
+    }
 
     /**
      * @param file         path of the broken file under lock-core's resources or Java sources
@@ -77,15 +87,17 @@ enum PlantedDefect {
      * @param expectedKind the kind of violation the checker must report
      * @param profile      the load that shows the defect
      * @param faults       whether the run needs faults to show it
+     * @param loadSeconds  how long the load runs: 20 s, more where the defect shows more rarely
      */
     PlantedDefect(String file, String snippet, String replacement, String expectedKind, LoadProfile profile,
-                  boolean faults) {
+                  boolean faults, int loadSeconds) {
         this.file = file;
         this.snippet = snippet;
         this.replacement = replacement;
         this.expectedKind = expectedKind;
         this.profile = profile;
         this.faults = faults;
+        this.loadSeconds = loadSeconds;
     }
 
     /** @return the broken file's path, e.g. {@code io/distlock/core/scripts/lock.lua} */
@@ -106,6 +118,11 @@ enum PlantedDefect {
     /** @return the load that shows the defect */
     LoadProfile profile() {
         return profile;
+    }
+
+    /** @return how long the load runs, in seconds */
+    int loadSeconds() {
+        return loadSeconds;
     }
 
     /** @return whether the run needs faults */
