@@ -1,6 +1,7 @@
 package io.distlock.test;
 
 import java.io.BufferedReader;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
@@ -60,9 +61,31 @@ public final class JavaProcess implements AutoCloseable {
      * @return the started process; the caller closes it
      */
     public static JavaProcess start(String mainClass, List<String> jvmArgs, List<String> args) {
+        return start(mainClass, List.of(), jvmArgs, args);
+    }
+
+    /**
+     * Starts {@code mainClass} in a new JVM whose classpath begins with {@code classpathFirst}, so
+     * that classes and resources there take the place of those of the same name on this JVM's
+     * classpath (e.g. a deliberately broken copy of one class or script, for a mutation test).
+     *
+     * @param mainClass      fully qualified name of a class on the current classpath
+     * @param classpathFirst directories or jars placed before the current classpath
+     * @param jvmArgs        options placed before the main class
+     * @param args           program arguments
+     * @return the started process; the caller closes it
+     */
+    public static JavaProcess start(String mainClass, List<Path> classpathFirst, List<String> jvmArgs,
+                                    List<String> args) {
+        List<String> classpath = new ArrayList<>();
+        classpathFirst.forEach(entry -> classpath.add(entry.toAbsolutePath().toString()));
+        String current = System.getProperty("java.class.path", "");
+        if (!current.isEmpty()) {
+            classpath.add(current);
+        }
         List<String> command = new ArrayList<>();
         command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(classpathArgs(System.getProperty("java.class.path")));
+        command.addAll(classpathArgs(String.join(File.pathSeparator, classpath)));
         String mode = System.getProperty(RedisMode.PROPERTY);
         if (mode != null) {
             command.add("-D" + RedisMode.PROPERTY + "=" + mode);

@@ -1,5 +1,6 @@
 package io.distlock.faults.checker;
 
+import io.distlock.core.LockClient;
 import io.distlock.core.ReplyDroppingProxy;
 import io.distlock.test.JavaProcess;
 import io.distlock.test.RedisServer;
@@ -18,8 +19,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One run of the randomized checker: starts the worker JVMs, checks they share the parent's clock,
- * lets them run their schedules while the {@link FaultInjector} works, waits for every lease to
- * pass, looks for holds left in Redis, and hands the histories to the {@link HistoryChecker}.
+ * lets them run their schedules while the {@link FaultInjector} works, waits for every lease and
+ * fair-lock queue deadline to pass, reports holds and waiting-room keys left in Redis
+ * ({@code LEFTOVER_HOLD}, {@code LEFTOVER_QUEUE}), and hands the histories to the {@link HistoryChecker}.
  * Every wait is bounded; the workers are killed at the end whatever happened.
  */
 final class CheckerRun {
@@ -27,6 +29,7 @@ final class CheckerRun {
     private final CheckerSettings settings;
     private final List<RedisServer> servers;
     private final Path historyDir;
+    private final List<Path> workerClasspathFirst;
 
     /**
      * @param settings   what to run
@@ -34,9 +37,21 @@ final class CheckerRun {
      * @param historyDir where the workers write their histories (kept after the run)
      */
     CheckerRun(CheckerSettings settings, List<RedisServer> servers, Path historyDir) {
+        this(settings, servers, historyDir, List.of());
+    }
+
+    /**
+     * @param settings             what to run
+     * @param servers              the Redis under test first, then two more: the three RedLock masters
+     * @param historyDir           where the workers write their histories (kept after the run)
+     * @param workerClasspathFirst put before the workers' classpath: classes and scripts there
+     *                             replace the engine's (a planted defect)
+     */
+    CheckerRun(CheckerSettings settings, List<RedisServer> servers, Path historyDir, List<Path> workerClasspathFirst) {
         this.settings = settings;
         this.servers = servers;
         this.historyDir = historyDir;
+        this.workerClasspathFirst = List.copyOf(workerClasspathFirst);
     }
 
     /**
@@ -52,8 +67,8 @@ final class CheckerRun {
         try (ReplyDroppingProxy proxy = new ReplyDroppingProxy(redis.host(), redis.port())) {
             try {
                 for (int w = 0; w < settings.workers(); w++) {
-                    workers.add(JavaProcess.start(CheckerWorkerMain.class.getName(), List.of("-Xmx256m"),
-                            workerArgs(w, proxy)));
+                    workers.add(JavaProcess.start(CheckerWorkerMain.class.getName(), workerClasspathFirst,
+                            List.of("-Xmx256m"), workerArgs(w, proxy)));
                 }
                 for (JavaProcess worker : workers) {
                     worker.awaitLine("READY", Duration.ofSeconds(60));
@@ -62,7 +77,7 @@ final class CheckerRun {
                 for (JavaProcess worker : workers) {
                     checkSharedClock(worker);
                 }
-                FaultInjector injector = new FaultInjector(settings.seed(), redis, proxy, workers);
+                FaultInjector injector = new FaultInjector(settings.seed(), servers, proxy, workers);
                 if (settings.faults()) {
                     injector.run(runStart + TimeUnit.SECONDS.toNanos(settings.seconds()));
                 }
@@ -82,7 +97,8 @@ final class CheckerRun {
                 workers.forEach(JavaProcess::close);
             }
         }
-        Thread.sleep(CheckerSettings.MAX_LEASE_MS + 1_000);  // every lease has passed
+        // every lease and every fair-lock queue deadline (a sleep until a lease ends, plus a slot) has passed
+        Thread.sleep(CheckerSettings.MAX_LEASE_MS + LockClient.DEFAULT_FAIR_SLOT_TIMEOUT.toMillis() + 1_000);
         LeftoverHolds leftovers = LeftoverHolds.scan(servers);
         List<OpRecord> ops = readHistories();
         HistoryChecker checker = new HistoryChecker(ops, faults);
@@ -90,7 +106,10 @@ final class CheckerRun {
         List<Finding> violations = new ArrayList<>(checker.violations());
         leftovers.holds().forEach(hold -> violations.add(new Finding("LEFTOVER_HOLD",
                 "still in Redis after every client closed and every lease passed: " + hold, List.of())));
-        return new CheckReport(settings, ops, faults, violations, checker.excused(), leftovers,
+        leftovers.waitingRoom().forEach(key -> violations.add(new Finding("LEFTOVER_QUEUE",
+                "a fair lock's waiting-room key still in Redis after every client closed and every queue deadline "
+                        + "passed: " + key, List.of())));
+        return new CheckReport(settings, ops, faults, violations, checker.excused(), checker.fairPairsJudged(), leftovers,
                 new HistoryExcerpt(ops, faults, runStart));
     }
 

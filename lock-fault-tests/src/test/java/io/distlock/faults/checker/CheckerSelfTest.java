@@ -24,7 +24,7 @@ class CheckerSelfTest {
 
     @Test
     void workersThatSkipTheLockOfOneNameAreCaughtOverlappingThere() throws Exception {
-        CheckerSettings settings = new CheckerSettings(9L, 20, 2, 6, false, UNLOCKED);
+        CheckerSettings settings = new CheckerSettings(9L, 20, 2, 6, LoadProfile.MIXED, false, UNLOCKED);
         CheckReport report = new CheckerRun(settings, redis.servers(), Path.of("target", "checker", "self-test"))
                 .run();
         System.out.println(report.summary());

@@ -7,29 +7,37 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * What one run of the randomized checker does: its seed, its load budget, how many worker JVMs and
- * threads, whether faults are injected, and (for the checker's own test only) a lock name the
- * workers deliberately do not lock. Read from system properties; handed to each worker JVM as
- * program arguments.
+ * threads, the mix of operations, whether faults are injected, and (for the checker's own test
+ * only) a lock name the workers deliberately do not lock. Read from system properties; handed to
+ * each worker JVM as program arguments.
  *
  * @param seed            run seed; the same seed replays the same operations and faults
  * @param seconds         how long the load runs
  * @param workers         worker JVMs
  * @param threads         threads per worker JVM
+ * @param profile         the mix of operations
  * @param faults          whether the fault injector runs
  * @param unlockedName    a name whose single-lock operations skip the lock (checker self-test), or
  *                        {@code ""} for none
  */
-public record CheckerSettings(long seed, int seconds, int workers, int threads, boolean faults, String unlockedName) {
+public record CheckerSettings(long seed, int seconds, int workers, int threads, LoadProfile profile, boolean faults,
+                              String unlockedName) {
 
     /** System property: the run seed (default: random, printed). */
     public static final String SEED = "distlock.checker.seed";
     /** System property: the load budget in seconds (default 60). */
     public static final String SECONDS = "distlock.checker.seconds";
+    /** System property: the {@link LoadProfile} (default {@code MIXED}). */
+    public static final String PROFILE = "distlock.checker.profile";
+    /** System property: whether faults are injected (default {@code true}). */
+    public static final String FAULTS = "distlock.checker.faults";
+    /** How many program arguments of a worker the settings take. */
+    public static final int ARGS = 7;
 
     /** The contended names of single-server locks. */
     public static final List<String> NAMES = List.of("n0", "n1", "n2", "n3");
-    /** RedLock names: their own namespace on the three RedLock masters. */
-    public static final List<String> RED_NAMES = List.of("red0", "red1");
+    /** The RedLock name, its own namespace on the three RedLock masters: one, so that RedLocks contend. */
+    public static final List<String> RED_NAMES = List.of("red0");
     /** Lease of watchdog holds: renewed every second. */
     public static final Duration WATCHDOG = Duration.ofSeconds(3);
     /** Command timeout of the workers' clients. */
@@ -47,29 +55,33 @@ public record CheckerSettings(long seed, int seconds, int workers, int threads, 
 
     /**
      * @param defaultSeconds load budget when {@value #SECONDS} is not set
-     * @return the settings of a normal run: two workers of six threads, with faults
+     * @return the settings of a normal run: two workers of six threads, the {@value #PROFILE} mix
+     *         (every kind unless set), with faults unless {@value #FAULTS} is {@code false}
      */
     public static CheckerSettings fromSystemProperties(int defaultSeconds) {
         String seed = System.getProperty(SEED, "");
         return new CheckerSettings(
                 seed.isBlank() ? ThreadLocalRandom.current().nextLong() : Long.parseLong(seed.trim()),
-                Integer.getInteger(SECONDS, defaultSeconds), 2, 6, true, "");
+                Integer.getInteger(SECONDS, defaultSeconds), 2, 6,
+                LoadProfile.valueOf(System.getProperty(PROFILE, LoadProfile.MIXED.name()).trim()),
+                Boolean.parseBoolean(System.getProperty(FAULTS, "true").trim()), "");
     }
 
     /** @return these settings as program arguments, read back by {@link #fromArgs(List)} */
     public List<String> toArgs() {
         return new ArrayList<>(List.of(Long.toString(seed), Integer.toString(seconds), Integer.toString(workers),
-                Integer.toString(threads), Boolean.toString(faults), unlockedName.isEmpty() ? "-" : unlockedName));
+                Integer.toString(threads), profile.name(), Boolean.toString(faults),
+                unlockedName.isEmpty() ? "-" : unlockedName));
     }
 
     /**
-     * @param args the first six program arguments of a worker, as written by {@link #toArgs()}
+     * @param args the first {@value #ARGS} program arguments of a worker, as written by {@link #toArgs()}
      * @return the settings
      */
     public static CheckerSettings fromArgs(List<String> args) {
         return new CheckerSettings(Long.parseLong(args.get(0)), Integer.parseInt(args.get(1)),
-                Integer.parseInt(args.get(2)), Integer.parseInt(args.get(3)), Boolean.parseBoolean(args.get(4)),
-                "-".equals(args.get(5)) ? "" : args.get(5));
+                Integer.parseInt(args.get(2)), Integer.parseInt(args.get(3)), LoadProfile.valueOf(args.get(4)),
+                Boolean.parseBoolean(args.get(5)), "-".equals(args.get(6)) ? "" : args.get(6));
     }
 
     /** @return how long to wait for the workers to end their last operations after the budget */

@@ -34,13 +34,14 @@ public final class CheckerWorkerMain {
     }
 
     public static void main(String[] args) throws Exception {
-        CheckerSettings settings = CheckerSettings.fromArgs(List.of(args).subList(0, 6));
-        int worker = Integer.parseInt(args[6]);
-        Path historyFile = Path.of(args[7]);
+        int at = CheckerSettings.ARGS;
+        CheckerSettings settings = CheckerSettings.fromArgs(List.of(args).subList(0, at));
+        int worker = Integer.parseInt(args[at]);
+        Path historyFile = Path.of(args[at + 1]);
         LostReports lostReports = new LostReports();
-        List<LockClient> main = List.of(client(args[8], lostReports), client(args[9], lostReports));
-        List<LockClient> masters = List.of(client(args[10], lostReports), client(args[11], lostReports),
-                client(args[12], lostReports));
+        List<LockClient> main = List.of(client(args[at + 2], lostReports), client(args[at + 3], lostReports));
+        List<LockClient> masters = List.of(client(args[at + 4], lostReports), client(args[at + 5], lostReports),
+                client(args[at + 6], lostReports));
         WorkerLocks locks = new WorkerLocks(main, masters);
         ScheduledExecutorService timer = Executors.newScheduledThreadPool(1, runnable -> {
             Thread thread = new Thread(runnable, "checker-timer");

@@ -9,12 +9,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.stream.IntStream;
 
 /**
  * Applies random faults, one after another with random gaps, until the load ends: Redis paused
  * ({@code CLIENT PAUSE}, {@code DEBUG SLEEP}), connections killed, replies delayed or dropped by the
- * proxy, and a worker JVM frozen past its watchdog lease. Its random choices come from the run
+ * proxy, and a worker JVM frozen past its watchdog lease. A pause, sleep or kill hits the Redis
+ * under test, or, one time in three, two of the three RedLock masters at once (the Redis under
+ * test is one of them), so a RedLock loses its majority. Its random choices come from the run
  * seed, so a seed replays the same sequence of faults (their moments shift with the machine's
  * speed). Every fault is undone before the next one starts and before {@link #run} returns.
  */
@@ -23,22 +29,28 @@ final class FaultInjector {
     private static final FaultKind[] KINDS = FaultKind.values();
     /** Instant faults are counted as in force this long: the reconnection after a kill. */
     private static final long KILL_AFTERMATH_MS = 1_000;
+    private static final Executor OWN_THREAD = runnable -> {
+        Thread thread = new Thread(runnable, "checker-fault");
+        thread.setDaemon(true);
+        thread.start();
+    };
 
     private final Random random;
-    private final RedisServer redis;
+    private final List<RedisServer> servers;
     private final ReplyDroppingProxy proxy;
     private final List<JavaProcess> workers;
     private final List<FaultRecord> applied = new ArrayList<>();
 
     /**
      * @param seed    the run seed
-     * @param redis   the Redis under test (started with {@code --enable-debug-command yes})
-     * @param proxy   the proxy some clients reach it through
+     * @param servers the Redis under test first, then the two other RedLock masters (all started
+     *                with {@code --enable-debug-command yes})
+     * @param proxy   the proxy some clients reach the Redis under test through
      * @param workers the worker JVMs
      */
-    FaultInjector(long seed, RedisServer redis, ReplyDroppingProxy proxy, List<JavaProcess> workers) {
+    FaultInjector(long seed, List<RedisServer> servers, ReplyDroppingProxy proxy, List<JavaProcess> workers) {
         this.random = new Random(Schedule.derive(seed, -1));
-        this.redis = redis;
+        this.servers = List.copyOf(servers);
         this.proxy = proxy;
         this.workers = workers;
     }
@@ -67,25 +79,38 @@ final class FaultInjector {
 
     private void apply(FaultKind kind) throws InterruptedException {
         long start = System.nanoTime();
+        List<Integer> targets = List.of();
+        int worker = -1;
         String detail;
         long end;
         switch (kind) {
             case CLIENT_PAUSE_ALL, CLIENT_PAUSE_WRITE -> {
                 long millis = 200 + random.nextInt(1_300);
-                redis.command("CLIENT", "PAUSE", Long.toString(millis), kind == FaultKind.CLIENT_PAUSE_ALL ? "ALL" : "WRITE");
-                detail = millis + " ms";
+                targets = targets();
+                onEach(targets, server -> server.command("CLIENT", "PAUSE", Long.toString(millis),
+                        kind == FaultKind.CLIENT_PAUSE_ALL ? "ALL" : "WRITE"));
+                detail = millis + " ms on servers " + targets;
                 end = start + TimeUnit.MILLISECONDS.toNanos(millis);
                 Thread.sleep(millis);
             }
             case DEBUG_SLEEP -> {
                 long millis = 200 + random.nextInt(1_300);
-                redis.command(Duration.ofMillis(millis + 10_000), "DEBUG", "SLEEP", String.format(Locale.ROOT, "%.3f", millis / 1000.0));
-                detail = millis + " ms";
+                targets = targets();
+                onEach(targets, server -> server.command(Duration.ofMillis(millis + 10_000), "DEBUG", "SLEEP",
+                        String.format(Locale.ROOT, "%.3f", millis / 1000.0)));
+                detail = millis + " ms on servers " + targets;
                 end = System.nanoTime();
             }
             case KILL_NORMAL, KILL_PUBSUB -> {
-                Object killed = redis.command("CLIENT", "KILL", "TYPE", kind == FaultKind.KILL_NORMAL ? "normal" : "pubsub");
-                detail = killed + " connections";
+                targets = targets();
+                List<Object> killed = new ArrayList<>();
+                onEach(targets, server -> {
+                    Object count = server.command("CLIENT", "KILL", "TYPE", kind == FaultKind.KILL_NORMAL ? "normal" : "pubsub");
+                    synchronized (killed) {
+                        killed.add(count);
+                    }
+                });
+                detail = killed + " connections on servers " + targets;
                 end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(KILL_AFTERMATH_MS);
             }
             case PROXY_DELAY -> {
@@ -107,22 +132,38 @@ final class FaultInjector {
                 end = System.nanoTime() + 2 * CheckerSettings.COMMAND_TIMEOUT.toNanos();
             }
             case WORKER_PAUSE -> {
-                int index = random.nextInt(workers.size());
+                worker = random.nextInt(workers.size());
                 long millis = CheckerSettings.WATCHDOG.toMillis() + 500 + random.nextInt(2_000);
-                JavaProcess worker = workers.get(index);
-                worker.pause();
+                JavaProcess frozen = workers.get(worker);
+                frozen.pause();
                 try {
                     Thread.sleep(millis);
                 } finally {
-                    worker.resume();
+                    frozen.resume();
                 }
-                detail = "worker " + index + " for " + millis + " ms";
+                detail = "worker " + worker + " for " + millis + " ms";
                 end = System.nanoTime();
             }
             default -> throw new IllegalStateException("unknown fault " + kind);
         }
         synchronized (this) {
-            applied.add(new FaultRecord(kind, detail, start, end));
+            applied.add(new FaultRecord(kind, detail, start, end, targets, worker));
         }
+    }
+
+    /** @return the Redis under test, or one time in three two of the three RedLock masters */
+    private List<Integer> targets() {
+        if (random.nextInt(3) != 0) {
+            return List.of(FaultRecord.MAIN_SERVER);
+        }
+        int spared = random.nextInt(servers.size());
+        return IntStream.range(0, servers.size()).filter(index -> index != spared).boxed().toList();
+    }
+
+    /** Runs {@code action} on every target at once, each on its own thread, and waits for all. */
+    private void onEach(List<Integer> targets, Consumer<RedisServer> action) {
+        CompletableFuture.allOf(targets.stream()
+                .map(index -> CompletableFuture.runAsync(() -> action.accept(servers.get(index)), OWN_THREAD))
+                .toArray(CompletableFuture[]::new)).join();
     }
 }

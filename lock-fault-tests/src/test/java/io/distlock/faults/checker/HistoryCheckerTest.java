@@ -3,91 +3,327 @@ package io.distlock.faults.checker;
 import io.distlock.faults.checker.OpRecord.Outcome;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The oracle on hand-made histories: what it must find, and what it must not. Times in ms. */
+/** The oracle on hand-made histories: what it must find, and what it must not excuse. Times in ms. */
 class HistoryCheckerTest {
 
     private static final long MS = 1_000_000;
+    private static final long WATCHDOG = -1;
+    /** How long a hand-made re-entry call takes. */
+    private static final long REENTRY_MS = 5;
 
-    private static OpRecord hold(String holder, LockKind kind, String lock, long entryMs, long exitMs, long token,
-                                 boolean lost) {
-        return new OpRecord(holder + "." + entryMs, 0, holder, Operation.Call.TRY_LOCK, kind, List.of(lock), 1_000, -1,
-                entryMs * MS - MS, entryMs * MS, Outcome.ACQUIRED, 1, entryMs * MS, exitMs * MS, token, lost,
-                lost ? "LOST" : "OK", "test");
+    /** A hand-made operation record: an acquisition that returned {@code true} unless said otherwise. */
+    private static final class Op {
+        private final String holder;
+        private final LockKind kind;
+        private final String lock;
+        private Operation.Call call = Operation.Call.TRY_LOCK;
+        private long waitMs = 1_000;
+        private long leaseMs = WATCHDOG;
+        private long callStart;
+        private final List<Long> reentries = new ArrayList<>();
+        private long callEnd = -1;
+        private long entry = -1;
+        private long exit = -1;
+        private long token = -1;
+        private int worker;
+        private boolean lost;
+        private Outcome outcome = Outcome.ACQUIRED;
+        private String release = "OK";
+
+        private Op(String holder, LockKind kind, String lock) {
+            this.holder = holder;
+            this.kind = kind;
+            this.lock = lock;
+        }
+
+        static Op of(String holder, LockKind kind, String lock) {
+            return new Op(holder, kind, lock);
+        }
+
+        /** A hold called at {@code callStartMs}, inside from {@code entryMs} to {@code exitMs}. */
+        Op held(long callStartMs, long entryMs, long exitMs) {
+            callStart = callStartMs;
+            callEnd = entryMs;
+            entry = entryMs;
+            exit = exitMs;
+            return this;
+        }
+
+        Op lease(long ms) {
+            leaseMs = ms;
+            return this;
+        }
+
+        Op reenteredAt(long ms) {
+            reentries.add(ms);
+            return this;
+        }
+
+        Op worker(int index) {
+            worker = index;
+            return this;
+        }
+
+        Op token(long value) {
+            token = value;
+            return this;
+        }
+
+        Op toldLost() {
+            lost = true;
+            release = "LOST";
+            return this;
+        }
+
+        Op call(Operation.Call how, long wait) {
+            call = how;
+            waitMs = wait;
+            return this;
+        }
+
+        /** An acquisition that ended {@code outcome} at {@code callEndMs} without a critical section. */
+        Op ended(long callStartMs, long callEndMs, Outcome how) {
+            callStart = callStartMs;
+            callEnd = callEndMs;
+            outcome = how;
+            release = "-";
+            return this;
+        }
+
+        OpRecord record() {
+            List<LeaseCall> leaseCalls = new ArrayList<>(List.of(new LeaseCall(callStart * MS, callEnd * MS)));
+            reentries.forEach(ms -> leaseCalls.add(new LeaseCall(ms * MS, (ms + REENTRY_MS) * MS)));
+            long done = Math.max(callEnd, exit);
+            return new OpRecord(holder + "." + callStart, worker, holder, call, kind, List.of(lock), waitMs, leaseMs,
+                    callStart * MS, callEnd * MS, outcome, entry >= 0 ? 1 : 0, entry < 0 ? -1 : entry * MS,
+                    exit < 0 ? -1 : exit * MS, token, lost, release, "test", leaseCalls, 0, done * MS);
+        }
     }
 
-    private static HistoryChecker check(List<OpRecord> ops, List<FaultRecord> faults) {
-        HistoryChecker checker = new HistoryChecker(ops, faults);
+    private static FaultRecord fault(FaultKind kind, long startMs, long endMs, List<Integer> servers, int worker) {
+        return new FaultRecord(kind, "test", startMs * MS, endMs * MS, servers, worker);
+    }
+
+    private static FaultRecord frozen(int worker, long startMs, long endMs) {
+        return fault(FaultKind.WORKER_PAUSE, startMs, endMs, List.of(), worker);
+    }
+
+    private static HistoryChecker check(List<Op> ops, FaultRecord... faults) {
+        HistoryChecker checker = new HistoryChecker(ops.stream().map(Op::record).toList(), List.of(faults));
         checker.check();
         return checker;
     }
 
     @Test
     void overlappingExclusiveHoldsOfDifferentHoldersAreAViolation() {
-        HistoryChecker checker = check(List.of(hold("a", LockKind.REENTRANT, "X:n0", 10, 20, -1, false),
-                hold("b", LockKind.WRITE, "X:n0", 15, 25, -1, false)), List.of());
+        HistoryChecker checker = check(List.of(Op.of("a", LockKind.REENTRANT, "X:n0").held(9, 10, 20),
+                Op.of("b", LockKind.WRITE, "X:n0").held(14, 15, 25)));
         assertThat(checker.violations()).extracting(Finding::kind).containsExactly("OVERLAP");
     }
 
     @Test
     void readersShareAndAHolderDoesNotConflictWithItselfAndOtherNamesDoNotMeet() {
-        HistoryChecker checker = check(List.of(hold("a", LockKind.READ, "S:n0", 10, 20, -1, false),
-                hold("b", LockKind.READ, "S:n0", 15, 25, -1, false),
-                hold("c", LockKind.FAIR, "X:n1", 10, 20, -1, false),
-                hold("c", LockKind.FAIR, "X:n1", 12, 18, -1, false),
-                hold("d", LockKind.FAIR, "X:n2", 12, 18, -1, false)), List.of());
+        HistoryChecker checker = check(List.of(Op.of("a", LockKind.READ, "S:n0").held(9, 10, 20),
+                Op.of("b", LockKind.READ, "S:n0").held(14, 15, 25),
+                Op.of("c", LockKind.REENTRANT, "X:n1").held(9, 10, 20),
+                Op.of("c", LockKind.REENTRANT, "X:n1").held(11, 12, 18),
+                Op.of("d", LockKind.REENTRANT, "X:n2").held(11, 12, 18)));
         assertThat(checker.violations()).isEmpty();
     }
 
     @Test
     void aReaderInsideAWritersSectionIsAViolation() {
-        HistoryChecker checker = check(List.of(hold("a", LockKind.WRITE, "X:n0", 10, 20, -1, false),
-                hold("b", LockKind.READ, "S:n0", 19, 25, -1, false)), List.of());
+        HistoryChecker checker = check(List.of(Op.of("a", LockKind.WRITE, "X:n0").held(9, 10, 20),
+                Op.of("b", LockKind.READ, "S:n0").held(18, 19, 25)));
+        assertThat(checker.violations()).extracting(Finding::kind).containsExactly("OVERLAP");
+    }
+
+    /** A lock.lua that takes over a held lock makes the victim's unlock() report the loss: no excuse. */
+    @Test
+    void theToldLostVictimOfATakeoverWithLeaseLeftIsAViolation() {
+        HistoryChecker checker = check(List.of(Op.of("victim", LockKind.REENTRANT, "X:n0").lease(5_000)
+                        .held(0, 10, 2_000).toldLost(),
+                Op.of("intruder", LockKind.REENTRANT, "X:n0").held(900, 1_000, 1_500)));
+        assertThat(checker.violations()).extracting(Finding::kind).containsExactly("OVERLAP");
+        assertThat(checker.excused()).isEmpty();
+    }
+
+    @Test
+    void anOverlapAfterAnExplicitLeaseCouldRunOutIsExcusedWithItsNumbers() {
+        Op lapsed = Op.of("a", LockKind.REENTRANT, "X:n0").lease(3_000).held(0, 10, 5_000);
+        HistoryChecker excused = check(List.of(lapsed, Op.of("b", LockKind.REENTRANT, "X:n0").held(2_000, 3_000, 3_100)));
+        assertThat(excused.violations()).isEmpty();
+        assertThat(excused.excused()).singleElement().satisfies(found -> {
+            assertThat(found.excuse().allowed()).isTrue();
+            assertThat(found.excuse().text()).contains("explicit lease of 3000 ms", "entered 3000 ms after");
+        });
+
+        HistoryChecker tooEarly = check(List.of(lapsed, Op.of("b", LockKind.REENTRANT, "X:n0").held(2_000, 2_850, 3_100)));
+        assertThat(tooEarly.violations()).extracting(Finding::kind).containsExactly("OVERLAP");
+    }
+
+    @Test
+    void aReEntryWithAnExplicitLeaseCountsTheLeaseFromTheLastReEntryCall() {
+        HistoryChecker checker = check(List.of(Op.of("a", LockKind.REENTRANT, "X:n0").lease(3_000).reenteredAt(2_000)
+                        .held(0, 10, 6_000),
+                Op.of("b", LockKind.REENTRANT, "X:n0").held(3_000, 3_500, 3_600)));
+        assertThat(checker.violations()).extracting(Finding::kind).containsExactly("OVERLAP");
+    }
+
+    /** Frozen past its watchdog lease, it re-entered after the other came in: that re-entry changes nothing before. */
+    @Test
+    void aReEntryAfterTheOtherEnteredDoesNotCount() {
+        HistoryChecker checker = check(List.of(Op.of("b", LockKind.REENTRANT, "X:n0").worker(1).reenteredAt(5_100)
+                        .held(0, 5_000, 5_200),
+                Op.of("a", LockKind.REENTRANT, "X:n0").held(4_600, 4_700, 5_150)), frozen(1, 100, 4_900));
+        assertThat(checker.violations()).isEmpty();
+        assertThat(checker.excused()).singleElement()
+                .satisfies(found -> assertThat(found.excuse().leaseFrom()).isZero());
+
+        HistoryChecker stillRunning = check(List.of(Op.of("b", LockKind.REENTRANT, "X:n0").worker(1).reenteredAt(4_698)
+                        .held(0, 4_690, 5_200),
+                Op.of("a", LockKind.REENTRANT, "X:n0").held(4_600, 4_700, 5_150)), frozen(1, 100, 4_600));
+        assertThat(stillRunning.violations()).as("a re-entry that had not returned when the other entered").isEmpty();
+    }
+
+    @Test
+    void aWatchdogHoldOverlappedWithNoFaultInForceIsAViolation() {
+        HistoryChecker checker = check(List.of(Op.of("a", LockKind.REENTRANT, "X:n0").held(0, 10, 10_000),
+                Op.of("b", LockKind.REENTRANT, "X:n0").worker(1).held(4_000, 5_000, 5_100)));
         assertThat(checker.violations()).extracting(Finding::kind).containsExactly("OVERLAP");
     }
 
     @Test
-    void anOverlapIsExcusedOnlyWhereTheEarlierHolderWasToldItsLeaseWasLost() {
-        HistoryChecker excused = check(List.of(hold("a", LockKind.REENTRANT, "X:n0", 10, 20, -1, true),
-                hold("b", LockKind.REENTRANT, "X:n0", 15, 25, -1, false)), List.of());
-        assertThat(excused.violations()).isEmpty();
-        assertThat(excused.excused()).extracting(Finding::kind).containsExactly("OVERLAP");
+    void aWatchdogHoldMayLapseOnlyWhileAFaultCouldBlockItsRenewalsForALease() {
+        List<Op> ops = List.of(Op.of("a", LockKind.REENTRANT, "X:n0").held(0, 10, 10_000),
+                Op.of("b", LockKind.REENTRANT, "X:n0").worker(1).held(4_000, 5_500, 5_600));
 
-        HistoryChecker laterWasTold = check(List.of(hold("a", LockKind.REENTRANT, "X:n0", 10, 20, -1, false),
-                hold("b", LockKind.REENTRANT, "X:n0", 15, 25, -1, true)), List.of());
-        assertThat(laterWasTold.violations()).extracting(Finding::kind).containsExactly("OVERLAP");
+        HistoryChecker frozenHolder = check(ops, frozen(0, 1_000, 5_000));
+        assertThat(frozenHolder.violations()).isEmpty();
+        assertThat(frozenHolder.excused()).singleElement()
+                .satisfies(found -> assertThat(found.excuse().text()).contains("watchdog lease", "WORKER_PAUSE"));
+
+        assertThat(check(ops, frozen(1, 1_000, 5_000)).violations()).as("another worker frozen")
+                .extracting(Finding::kind).containsExactly("OVERLAP");
+        assertThat(check(ops, fault(FaultKind.KILL_PUBSUB, 1_000, 2_000, List.of(0), -1)).violations())
+                .as("wake-up connections killed").extracting(Finding::kind).containsExactly("OVERLAP");
+        assertThat(check(ops, fault(FaultKind.CLIENT_PAUSE_ALL, 1_000, 1_300, List.of(0), -1)).violations())
+                .as("a pause shorter than a renewal interval").extracting(Finding::kind).containsExactly("OVERLAP");
+        assertThat(check(ops, fault(FaultKind.DEBUG_SLEEP, 1_000, 2_000, List.of(1, 2), -1)).violations())
+                .as("other servers asleep").extracting(Finding::kind).containsExactly("OVERLAP");
+        assertThat(check(ops, frozen(0, -9_000, -5_000)).violations()).as("a freeze before the hold")
+                .extracting(Finding::kind).containsExactly("OVERLAP");
+        assertThat(check(ops, fault(FaultKind.CLIENT_PAUSE_ALL, 1_000, 1_800, List.of(0), -1),
+                fault(FaultKind.DEBUG_SLEEP, 3_000, 3_800, List.of(0), -1)).violations())
+                .as("two faults that chain into a lease-long stretch").isEmpty();
+        assertThat(check(List.of(Op.of("a", LockKind.REENTRANT, "X:n0").held(0, 10, 20_000),
+                        Op.of("b", LockKind.REENTRANT, "X:n0").worker(1).held(14_000, 15_000, 15_100)),
+                fault(FaultKind.CLIENT_PAUSE_ALL, 1_000, 2_000, List.of(0), -1), frozen(0, 8_000, 12_000))
+                .excused()).as("the most telling of two chains").singleElement()
+                .satisfies(found -> assertThat(found.excuse().faults()).extracting(FaultRecord::kind)
+                        .containsExactly(FaultKind.WORKER_PAUSE));
     }
 
-    /** Granted before the other entered, frozen, told its lease was lost: it was the earlier holder. */
+    /** Granted first, frozen before it could stamp its entry, its watchdog lease lapsed: the later entrant lapsed. */
     @Test
-    void aHolderToldItsLeaseWasLostCountsAsEarlierIfItsCallBeganFirst() {
-        OpRecord frozen = new OpRecord("b.5", 0, "b", Operation.Call.TRY_LOCK, LockKind.REENTRANT, List.of("X:n0"),
-                1_000, -1, 5 * MS, 15 * MS, Outcome.ACQUIRED, 1, 15 * MS, 25 * MS, -1, true, "LOST", "test");
-        HistoryChecker checker = check(List.of(hold("a", LockKind.REENTRANT, "X:n0", 10, 20, -1, false), frozen),
-                List.of());
+    void theHolderThatEnteredLaterMayBeTheOneWhoseLeaseLapsed() {
+        HistoryChecker checker = check(List.of(Op.of("b", LockKind.REENTRANT, "X:n0").worker(1).held(0, 4_600, 4_700),
+                Op.of("a", LockKind.REENTRANT, "X:n0").held(3_400, 3_500, 5_000)), frozen(1, 100, 4_500));
         assertThat(checker.violations()).isEmpty();
-        assertThat(checker.excused()).extracting(Finding::kind).containsExactly("OVERLAP");
+        assertThat(checker.excused()).singleElement()
+                .satisfies(found -> assertThat(found.excuse().lapsed().holder()).isEqualTo("b"));
     }
 
     @Test
-    void aFencingTokenNotAboveAnEarlierHoldsIsAViolation() {
-        HistoryChecker checker = check(List.of(hold("a", LockKind.FENCED, "X:n0", 10, 20, 5, false),
-                hold("b", LockKind.FENCED, "X:n0", 30, 40, 6, false),
-                hold("c", LockKind.FENCED, "X:n0", 50, 60, 6, false)), List.of());
+    void aFencingTokenNotAboveAnEarlierHoldsIsAViolationNeverExcused() {
+        HistoryChecker checker = check(List.of(Op.of("a", LockKind.FENCED, "X:n0").held(9, 10, 20).token(5),
+                        Op.of("b", LockKind.FENCED, "X:n0").held(29, 30, 40).token(6).toldLost(),
+                        Op.of("c", LockKind.FENCED, "X:n0").lease(3_000).held(49, 50, 60).token(6)),
+                frozen(0, 0, 100));
         assertThat(checker.violations()).extracting(Finding::kind).containsExactly("TOKEN");
         assertThat(checker.violations().get(0).involved()).extracting(OpRecord::holder).containsExactly("b", "c");
+        assertThat(checker.excused()).isEmpty();
+    }
+
+    /** Its call began before the other hold ended: its grant, and token, may well have come first. */
+    @Test
+    void aSmallerTokenOfAHoldWhoseCallBeganBeforeTheOtherEndedIsNoInversion() {
+        HistoryChecker checker = check(List.of(Op.of("a", LockKind.FENCED, "X:n0").held(9, 10, 20).token(5),
+                Op.of("b", LockKind.FENCED, "X:n0").held(5, 40, 50).token(4)), frozen(0, 6, 35));
+        assertThat(checker.violations()).extracting(Finding::kind).doesNotContain("TOKEN");
+    }
+
+    @Test
+    void aFairWaiterServedBeforeOneWhoseCallBeganWellEarlierIsAViolation() {
+        Op first = Op.of("a", LockKind.FAIR, "X:n0").held(0, 3_000, 3_100);
+        Op second = Op.of("b", LockKind.FAIR, "X:n0").held(600, 1_000, 1_100);
+        assertThat(check(List.of(first, second)).violations()).extracting(Finding::kind).containsExactly("FIFO");
+
+        assertThat(check(List.of(first, Op.of("b", LockKind.FAIR, "X:n0").held(300, 1_000, 1_100))).violations())
+                .as("calls too close to know their order").isEmpty();
+        assertThat(check(List.of(first, second), frozen(0, 2_000, 2_100)).violations())
+                .as("the first one's process frozen while it waited").isEmpty();
+        assertThat(check(List.of(first, second), fault(FaultKind.KILL_NORMAL, 2_000, 2_100, List.of(0), -1))
+                .violations()).as("its connection killed while it waited").isEmpty();
+        assertThat(check(List.of(first, second), frozen(1, 2_000, 2_100)).violations())
+                .as("another process frozen").extracting(Finding::kind).containsExactly("FIFO");
+        assertThat(check(List.of(Op.of("a", LockKind.FAIR, "X:n0").call(Operation.Call.ASYNC_PAIR, 1_000)
+                .held(0, 3_000, 3_100), second)).violations()).as("overlapping async calls of one holder")
+                .extracting(Finding::kind).containsExactly("FIFO");
+        assertThat(check(List.of(Op.of("a", LockKind.FAIR, "X:n0").held(0, 1_000, 1_100), second.held(600, 1_200, 1_300)))
+                .violations()).as("served in order").isEmpty();
+        assertThat(check(List.of(Op.of("a", LockKind.REENTRANT, "X:n0").held(0, 3_000, 3_100), second)).violations())
+                .as("not a fair lock").extracting(Finding::kind).doesNotContain("FIFO");
+    }
+
+    @Test
+    void aLockCallThatWaitsLongOnAFreeLockIsAViolation() {
+        long longerThanTheSlack = CheckerSettings.WAIT_SLACK_MS + 1_000;
+        Op waiter = Op.of("a", LockKind.WRITE, "X:n0").call(Operation.Call.LOCK, -1).held(0, longerThanTheSlack,
+                longerThanTheSlack + 10);
+        assertThat(check(List.of(waiter)).violations()).extracting(Finding::kind).containsExactly("LOCK_WAIT");
+        assertThat(check(List.of(waiter, Op.of("b", LockKind.READ, "S:n0").held(0, 10, longerThanTheSlack - 500)))
+                .violations()).as("a reader kept the writer out").isEmpty();
+        assertThat(check(List.of(waiter), fault(FaultKind.DEBUG_SLEEP, 100, 1_600, List.of(0), -1)).violations())
+                .as("a fault's length is allowed").isEmpty();
+
+        Op reader = Op.of("a", LockKind.READ, "S:n0").call(Operation.Call.LOCK, -1).held(0, longerThanTheSlack,
+                longerThanTheSlack + 10);
+        assertThat(check(List.of(reader, Op.of("b", LockKind.READ, "S:n0").held(0, 10, longerThanTheSlack - 500)))
+                .violations()).as("another reader does not keep a reader out").extracting(Finding::kind)
+                .containsExactly("LOCK_WAIT");
     }
 
     @Test
     void aCallLongerThanItsWaitPlusTheBoundIsAViolationUnlessFaultsWereInForce() {
         long tookMs = 1_000 + CheckerSettings.WAIT_SLACK_MS + 500;
-        OpRecord slow = new OpRecord("a.1", 0, "a", Operation.Call.TRY_LOCK, LockKind.REENTRANT, List.of("X:n0"),
-                1_000, -1, 0, tookMs * MS, Outcome.NOT_ACQUIRED, 0, -1, -1, -1, false, "-", "test");
-        assertThat(check(List.of(slow), List.of()).violations()).extracting(Finding::kind).containsExactly("WAIT");
-        FaultRecord pause = new FaultRecord(FaultKind.DEBUG_SLEEP, "1000 ms", 100 * MS, 1_100 * MS);
-        assertThat(check(List.of(slow), List.of(pause)).violations()).isEmpty();
+        Op slow = Op.of("a", LockKind.REENTRANT, "X:n0").ended(0, tookMs, Outcome.NOT_ACQUIRED);
+        assertThat(check(List.of(slow)).violations()).extracting(Finding::kind).containsExactly("WAIT");
+        assertThat(check(List.of(slow), fault(FaultKind.DEBUG_SLEEP, 100, 1_100, List.of(0), -1)).violations())
+                .isEmpty();
+    }
+
+    /** The audit the checker's report relies on: an excuse that breaks the rule is not allowed. */
+    @Test
+    void anExcuseIsAllowedOnlyByTheRule() {
+        OpRecord watchdogHold = Op.of("a", LockKind.REENTRANT, "X:n0").held(0, 10, 10_000).record();
+        OpRecord explicitHold = Op.of("a", LockKind.REENTRANT, "X:n0").lease(3_000).held(0, 10, 10_000).record();
+        long lease = CheckerSettings.WATCHDOG.toMillis();
+        assertThat(new Excuse(watchdogHold, lease, 0, 5_000 * MS, List.of()).allowed()).as("no fault").isFalse();
+        assertThat(new Excuse(watchdogHold, lease, 0, 5_000 * MS, List.of(frozen(1, 1_000, 5_000))).allowed())
+                .as("another worker's freeze").isFalse();
+        assertThat(new Excuse(watchdogHold, lease, 0, 5_000 * MS, List.of(frozen(0, 1_000, 5_000))).allowed())
+                .as("its own worker's freeze").isTrue();
+        assertThat(new Excuse(explicitHold, 3_000, 0, 2_000 * MS, List.of()).allowed()).as("lease left").isFalse();
+        assertThat(new Excuse(explicitHold, 1_000, 0, 2_000 * MS, List.of()).allowed()).as("a lease not its own")
+                .isFalse();
+        assertThat(new Excuse(explicitHold, 3_000, -5_000 * MS, 3_000 * MS, List.of()).allowed())
+                .as("a lease start not its own").isFalse();
+        assertThat(new Excuse(explicitHold, 3_000, 0, 3_000 * MS, List.of()).allowed()).isTrue();
     }
 }

@@ -94,6 +94,14 @@ final class HistoryExcerpt {
         return (nanos - runStart) / 1_000_000.0;
     }
 
+    /**
+     * @param nanos a {@link System#nanoTime()} of the run
+     * @return that moment in whole ms since the load began
+     */
+    long millisSinceStart(long nanos) {
+        return (nanos - runStart) / 1_000_000;
+    }
+
     private static long end(OpRecord op) {
         if (op.exit() >= 0) {
             return op.exit();

@@ -9,7 +9,8 @@ import java.util.List;
 /**
  * What a run left in Redis once every client closed and every lease passed. A lock hash or a
  * readers set still there is a hold nobody released and no lease ended; fence counters stay by
- * design; fair-lock waiting-room keys (queue, timeouts, clients) are listed apart, as information.
+ * design; fair-lock waiting-room keys (queue, timeouts, clients) are listed apart: once every
+ * queue deadline passed, none should be left either.
  */
 final class LeftoverHolds {
 

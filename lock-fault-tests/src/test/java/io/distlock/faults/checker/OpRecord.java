@@ -2,6 +2,7 @@ package io.distlock.faults.checker;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * What one operation of a worker did, as one line of its history file. Times are
@@ -33,10 +34,18 @@ import java.util.List;
  *                   exception) between the acquisition and the end of the release
  * @param release    how the release ended ({@code OK}, {@code LOST}, or the exception's class)
  * @param detail     the operation as planned, for the history printout
+ * @param leaseCalls the acquisition calls that set the hold's lease, in order: the first call and
+ *                   each successful re-entry (a re-entry lengthens the lease to a full one), or
+ *                   each successful one of two overlapping async calls; the call alone if none
+ *                   succeeded. See {@link #leaseFrom(long)}
+ * @param client     which of the worker's clients of the Redis under test made the call
+ *                   ({@link WorkerLocks#PROXIED_CLIENT} goes through the proxy)
+ * @param done       when the operation ended, its releases included
  */
 public record OpRecord(String id, int worker, String holder, Operation.Call call, LockKind kind, List<String> locks,
                        long waitMs, long leaseMs, long callStart, long callEnd, Outcome outcome, int depth,
-                       long entry, long exit, long token, boolean lost, String release, String detail) {
+                       long entry, long exit, long token, boolean lost, String release, String detail,
+                       List<LeaseCall> leaseCalls, int client, long done) {
 
     /** How an acquisition ended. */
     public enum Outcome {
@@ -48,10 +57,33 @@ public record OpRecord(String id, int worker, String holder, Operation.Call call
     }
 
     private static final String TAG = "OP";
+    private static final int FIELDS = 22;
 
     /** @return whether this record has a critical section */
     public boolean held() {
         return entry >= 0;
+    }
+
+    /**
+     * @param until a moment of the hold
+     * @return when the last call known to have set the lease by {@code until} began: the first
+     *         call, or a later one that returned before {@code until}. The lease in force at
+     *         {@code until} cannot run out before this plus the lease; a re-entry still running
+     *         then may have run its script after it, and one that came later does not matter
+     */
+    public long leaseFrom(long until) {
+        long from = leaseCalls.get(0).start();
+        for (LeaseCall set : leaseCalls) {
+            if (set.end() <= until) {
+                from = Math.max(from, set.start());
+            }
+        }
+        return from;
+    }
+
+    /** @return the lease that ends the hold if nobody renews or releases it: the explicit one, or the watchdog's */
+    public long effectiveLeaseMs() {
+        return leaseMs > 0 ? leaseMs : CheckerSettings.WATCHDOG.toMillis();
     }
 
     /** @return this record as one line: tab-separated fields */
@@ -59,7 +91,9 @@ public record OpRecord(String id, int worker, String holder, Operation.Call call
         return String.join("\t", TAG, id, Integer.toString(worker), holder, call.name(), kind.name(),
                 String.join(",", locks), Long.toString(waitMs), Long.toString(leaseMs), Long.toString(callStart),
                 Long.toString(callEnd), outcome.name(), Integer.toString(depth), Long.toString(entry),
-                Long.toString(exit), Long.toString(token), Boolean.toString(lost), release, detail);
+                Long.toString(exit), Long.toString(token), Boolean.toString(lost), release, detail,
+                String.join(",", leaseCalls.stream().map(LeaseCall::toText).toList()), Integer.toString(client),
+                Long.toString(done));
     }
 
     /**
@@ -68,12 +102,14 @@ public record OpRecord(String id, int worker, String holder, Operation.Call call
      */
     public static OpRecord parse(String line) {
         String[] f = line.split("\t", -1);
-        if (!TAG.equals(f[0]) || f.length != 19) {
+        if (!TAG.equals(f[0]) || f.length != FIELDS) {
             return null;
         }
         return new OpRecord(f[1], Integer.parseInt(f[2]), f[3], Operation.Call.valueOf(f[4]), LockKind.valueOf(f[5]),
                 Arrays.asList(f[6].split(",")), Long.parseLong(f[7]), Long.parseLong(f[8]), Long.parseLong(f[9]),
                 Long.parseLong(f[10]), Outcome.valueOf(f[11]), Integer.parseInt(f[12]), Long.parseLong(f[13]),
-                Long.parseLong(f[14]), Long.parseLong(f[15]), Boolean.parseBoolean(f[16]), f[17], f[18]);
+                Long.parseLong(f[14]), Long.parseLong(f[15]), Boolean.parseBoolean(f[16]), f[17], f[18],
+                Stream.of(f[19].split(",")).map(LeaseCall::parse).toList(), Integer.parseInt(f[20]),
+                Long.parseLong(f[21]));
     }
 }

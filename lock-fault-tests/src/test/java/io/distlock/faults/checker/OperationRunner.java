@@ -16,15 +16,17 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntFunction;
 import java.util.function.LongSupplier;
 
 /**
  * One worker thread: runs its {@link Schedule} until the deadline and records what each operation
- * did. It takes the time of entry after the acquisition returned and the time of exit before the
- * last release call, asks nothing of the library about whether it holds the lock, and notes
- * whether the library reported the lease lost meanwhile.
+ * did. It takes the time of entry after the acquisition returned (for two overlapping async calls,
+ * when the first of them completed {@code true}) and the time of exit before the last release
+ * call, asks nothing of the library about whether it holds the lock, and notes whether the library
+ * reported the lease lost meanwhile.
  */
 final class OperationRunner implements Runnable {
 
@@ -65,7 +67,7 @@ final class OperationRunner implements Runnable {
                     HistoryWriter history, ScheduledExecutorService timer, long deadline) {
         this.worker = worker;
         this.thread = thread;
-        this.schedule = new Schedule(settings.seed(), worker, thread);
+        this.schedule = new Schedule(settings.seed(), settings.profile(), worker, thread);
         this.locks = locks;
         this.lostReports = lostReports;
         this.history = history;
@@ -91,7 +93,7 @@ final class OperationRunner implements Runnable {
             return null;
         }
         return record(current.op(), current.holder(), current.callStart(), -1, Outcome.UNFINISHED, 0, current.entry(),
-                -1, -1, false, "-");
+                -1, -1, false, "-", List.of(new LeaseCall(current.callStart(), -1)));
     }
 
     private OpRecord onThread(Operation op) {
@@ -120,13 +122,20 @@ final class OperationRunner implements Runnable {
                 release = "HELD_AFTER_INTERRUPT";
                 releaseOnThread(lock, op, 1);
             }
-            return record(op, holder, callStart, callEnd, outcome, 0, -1, -1, -1, false, release);
+            return record(op, holder, callStart, callEnd, outcome, 0, -1, -1, -1, false, release,
+                    List.of(new LeaseCall(callStart, callEnd)));
         }
         long entry = callEnd;
         inFlight = new InFlight(op, holder, callStart, entry);
         int depth = 1;
-        while (!skip && depth < op.depth() && reenter(lock, op)) {
+        List<LeaseCall> leaseCalls = new ArrayList<>(List.of(new LeaseCall(callStart, callEnd)));
+        while (!skip && depth < op.depth()) {
+            long reentryStart = System.nanoTime();
+            if (!reenter(lock, op)) {
+                break;
+            }
             depth++;
+            leaseCalls.add(new LeaseCall(reentryStart, System.nanoTime()));
         }
         long token = skip || op.kind() != LockKind.FENCED ? -1 : token(() -> ((FencedLock) lock).getToken());
         Section section = criticalSection(op, depth, times -> skip ? "OK" : releaseOnThread(lock, op, times));
@@ -134,7 +143,7 @@ final class OperationRunner implements Runnable {
         boolean lost = "LOST".equals(section.release()) || lostReports.reported(op.names(),
                 id -> id.endsWith(":" + threadId), callStart, System.nanoTime());
         return record(op, holder, callStart, callEnd, outcome, depth, entry, section.exit(), token, lost,
-                section.release());
+                section.release(), leaseCalls);
     }
 
     private OpRecord async(Operation op) {
@@ -143,11 +152,22 @@ final class OperationRunner implements Runnable {
         long callStart = System.nanoTime();
         inFlight = new InFlight(op, holder, callStart, -1);
         List<CompletableFuture<Boolean>> calls = new ArrayList<>();
+        List<Long> starts = new ArrayList<>();
+        AtomicLongArray grantedAt = new AtomicLongArray(2);
         Outcome failure = null;
         String error = "-";
         try {
             for (int i = 0; i < (op.call() == Operation.Call.ASYNC_PAIR ? 2 : 1); i++) {
-                calls.add(lock.tryLockAsync(Math.max(0, op.waitMs()), op.leaseMs(), TimeUnit.MILLISECONDS, holder));
+                int index = i;
+                starts.add(System.nanoTime());
+                CompletableFuture<Boolean> call = lock.tryLockAsync(Math.max(0, op.waitMs()), op.leaseMs(),
+                        TimeUnit.MILLISECONDS, holder);
+                call.thenAccept(granted -> {
+                    if (granted) {
+                        grantedAt.compareAndSet(index, 0, System.nanoTime());
+                    }
+                });
+                calls.add(call);
             }
         } catch (RuntimeException e) {
             failure = Outcome.ERROR;
@@ -157,10 +177,17 @@ final class OperationRunner implements Runnable {
             timer.schedule(() -> calls.forEach(call -> call.cancel(true)), op.cancelAfterMs(), TimeUnit.MILLISECONDS);
         }
         int acquired = 0;
-        for (CompletableFuture<Boolean> call : calls) {
+        long entry = Long.MAX_VALUE;
+        List<LeaseCall> leaseCalls = new ArrayList<>();
+        for (int i = 0; i < calls.size(); i++) {
+            CompletableFuture<Boolean> call = calls.get(i);
             try {
                 if (call.get(op.waitMs() + CheckerSettings.WAIT_SLACK_MS + 10_000, TimeUnit.MILLISECONDS)) {
                     acquired++;
+                    // its own grant: stamped when its future completed, or now if that stamp is not in yet
+                    grantedAt.compareAndSet(i, 0, System.nanoTime());
+                    entry = Math.min(entry, grantedAt.get(i));
+                    leaseCalls.add(new LeaseCall(starts.get(i), grantedAt.get(i)));
                 }
             } catch (CancellationException e) {
                 failure = failure == null ? Outcome.CANCELLED : failure;
@@ -183,16 +210,16 @@ final class OperationRunner implements Runnable {
                 release = "HELD_AFTER_CANCEL";
                 releaseAsync(lock, op, holder, 1);
             }
-            return record(op, holder, callStart, callEnd, outcome, 0, -1, -1, -1, false, release);
+            return record(op, holder, callStart, callEnd, outcome, 0, -1, -1, -1, false, release,
+                    List.of(new LeaseCall(callStart, callEnd)));
         }
-        long entry = callEnd;
         inFlight = new InFlight(op, holder, callStart, entry);
         long token = op.kind() != LockKind.FENCED ? -1 : token(() -> ((FencedLock) lock).getToken(holder));
         Section section = criticalSection(op, acquired, times -> releaseAsync(lock, op, holder, times));
         boolean lost = "LOST".equals(section.release())
                 || lostReports.reported(op.names(), holder::equals, callStart, System.nanoTime());
         return record(op, holder, callStart, callEnd, Outcome.ACQUIRED, acquired, entry, section.exit(), token, lost,
-                section.release());
+                section.release(), leaseCalls);
     }
 
     /**
@@ -347,9 +374,11 @@ final class OperationRunner implements Runnable {
     }
 
     private OpRecord record(Operation op, String holder, long callStart, long callEnd, Outcome outcome, int depth,
-                            long entry, long exit, long token, boolean lost, String release) {
+                            long entry, long exit, long token, boolean lost, String release,
+                            List<LeaseCall> leaseCalls) {
         return new OpRecord("w" + worker + ".t" + thread + "." + op.index(), worker, holder, op.call(), op.kind(),
                 WorkerLocks.coverage(op), op.waitMs(), op.leaseMs(), callStart, callEnd, outcome, depth, entry, exit,
-                token, lost, release, op.toString());
+                token, lost, release, op.toString(), leaseCalls, op.client(),
+                outcome == Outcome.UNFINISHED ? -1 : System.nanoTime());
     }
 }

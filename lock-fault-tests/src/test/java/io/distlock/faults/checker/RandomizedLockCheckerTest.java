@@ -15,9 +15,10 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 /**
  * The randomized checker (issue 9): two worker JVMs of six threads run random lock operations of
  * every kind on four colliding names (and RedLock over three servers) while random faults hit the
- * Redis under test, its connections and the workers; an oracle that trusts nothing the library
- * says about itself judges the histories. Prints its seed first and a summary at the end; on a
- * violation, prints the history around it and fails.
+ * Redis under test (or two RedLock masters), its connections and the workers; an oracle that
+ * trusts nothing the library says about itself judges the histories. Prints its seed first, a
+ * summary and every excused overlap with its justification at the end; on a violation, prints the
+ * history around it and fails.
  *
  * <p>CI runs it for {@value #CI_SECONDS} s of load. Longer, or replaying a seed:
  * <pre>
@@ -44,6 +45,9 @@ class RandomizedLockCheckerTest {
         CheckReport report = assertTimeoutPreemptively(settings.runTimeout(),
                 () -> new CheckerRun(settings, redis.servers(), histories).run());
         System.out.println(report.summary());
+        System.out.print(report.excusedDetails());
+        assertThat(report.excused()).as("every excused overlap carries an excuse the rule allows")
+                .allSatisfy(excused -> assertThat(excused.excuse().allowed()).as(excused.excuse().text()).isTrue());
         assertThat(report.violations()).as("%s%n%s", report.summary(), report.violationDetails()).isEmpty();
     }
 }

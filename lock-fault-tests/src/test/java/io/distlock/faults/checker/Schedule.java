@@ -6,7 +6,10 @@ import java.util.Random;
 import java.util.SplittableRandom;
 
 /**
- * The seeded plan of one worker thread: an endless sequence of random {@link Operation}s. Worker
+ * The seeded plan of one worker thread: an endless sequence of random {@link Operation}s drawn from
+ * a {@link LoadProfile}: calls of every sort, re-entries to depth 1-4, interrupts and cancellations
+ * at random moments, ordinary holds, holds that outlive several watchdog renewals, and holds that
+ * outlive a short explicit lease (their releases come after it ran out). Worker
  * {@code w} gets a seed derived from the run seed, each of its threads a seed derived from that,
  * so the same run seed plans the same operations on every thread, whatever the timing.
  */
@@ -15,17 +18,28 @@ public final class Schedule {
     private static final LockKind[] SINGLE_KINDS = {
         LockKind.REENTRANT, LockKind.FAIR, LockKind.FENCED, LockKind.READ, LockKind.WRITE};
 
+    /** A RedLock's longest critical section: long enough for its contenders to meet. */
+    private static final int RED_HOLD_MS = 300;
+    /** Long watchdog holds last from here to {@link #LONG_HOLD_MS} + {@link #LONG_HOLD_SPREAD_MS}: several renewals. */
+    private static final int LONG_HOLD_MS = 4_000;
+    private static final int LONG_HOLD_SPREAD_MS = 6_000;
+    /** Short explicit leases: from here to {@link #SHORT_LEASE_MS} + 500 ms, held up to 1.2 s longer. */
+    private static final int SHORT_LEASE_MS = 300;
+
     private final Random random;
+    private final LoadProfile profile;
     private final int client;
     private int next;
 
     /**
      * @param runSeed the run's seed
+     * @param profile the mix of operations to draw from
      * @param worker  the worker's index
      * @param thread  the thread's index within the worker
      */
-    public Schedule(long runSeed, int worker, int thread) {
+    public Schedule(long runSeed, LoadProfile profile, int worker, int thread) {
         this.random = new Random(derive(derive(runSeed, worker), thread));
+        this.profile = profile;
         this.client = thread % 2;
     }
 
@@ -43,17 +57,14 @@ public final class Schedule {
         int index = next++;
         int roll = random.nextInt(100);
         Operation.Call call = roll < 15 ? Operation.Call.LOCK
-                : roll < 70 ? Operation.Call.TRY_LOCK
-                : roll < 88 ? Operation.Call.ASYNC
+                : roll < 60 ? Operation.Call.TRY_LOCK
+                : roll < 80 ? Operation.Call.ASYNC
                 : Operation.Call.ASYNC_PAIR;
-        int kindRoll = random.nextInt(100);
-        LockKind kind = kindRoll < 12 ? LockKind.MULTI
-                : kindRoll < 20 ? LockKind.RED
-                : SINGLE_KINDS[random.nextInt(SINGLE_KINDS.length)];
+        LockKind kind = profile.kind(random.nextInt(100));
         List<String> names;
         List<LockKind> componentKinds = new ArrayList<>();
         if (kind == LockKind.MULTI) {
-            names = subset(2 + random.nextInt(2));
+            names = subset(2 + random.nextInt(Math.min(2, profile.names().size() - 1)));
             for (int i = 0; i < names.size(); i++) {
                 componentKinds.add(SINGLE_KINDS[random.nextInt(SINGLE_KINDS.length)]);
             }
@@ -61,18 +72,28 @@ public final class Schedule {
             names = List.of(pick(CheckerSettings.RED_NAMES));
             componentKinds.add(kind);
         } else {
-            names = List.of(pick(CheckerSettings.NAMES));
+            names = List.of(pick(profile.names()));
             componentKinds.add(kind);
         }
         long waitMs = call == Operation.Call.LOCK ? -1 : waitTime();
-        long leaseMs = random.nextInt(3) == 0 ? -1
-                : CheckerSettings.MIN_LEASE_MS
-                + random.nextInt((int) (CheckerSettings.MAX_LEASE_MS - CheckerSettings.MIN_LEASE_MS + 1));
-        int depth = call == Operation.Call.ASYNC_PAIR ? 1 : 1 + random.nextInt(3);
-        long holdMs = random.nextInt(51);
+        int shape = random.nextInt(100);
+        long leaseMs;
+        long holdMs;
+        if (shape < profile.longHoldPercent()) {
+            leaseMs = -1;
+            holdMs = LONG_HOLD_MS + random.nextInt(LONG_HOLD_SPREAD_MS + 1);
+        } else if (shape < profile.longHoldPercent() + profile.shortLeasePercent()) {
+            leaseMs = SHORT_LEASE_MS + random.nextInt(501);
+            holdMs = leaseMs + 200 + random.nextInt(1_001);
+        } else {
+            leaseMs = random.nextInt(3) == 0 ? -1 : CheckerSettings.MIN_LEASE_MS
+                    + random.nextInt((int) (CheckerSettings.MAX_LEASE_MS - CheckerSettings.MIN_LEASE_MS + 1));
+            holdMs = random.nextInt((kind == LockKind.RED ? RED_HOLD_MS : profile.maxHoldMs()) + 1);
+        }
+        int depth = call == Operation.Call.ASYNC_PAIR ? 1 : 1 + random.nextInt(4);
         boolean threadCall = call == Operation.Call.LOCK || call == Operation.Call.TRY_LOCK;
-        long interruptAfterMs = threadCall && random.nextInt(10) == 0 ? random.nextInt(300) : -1;
-        long cancelAfterMs = !threadCall && random.nextInt(6) == 0 ? random.nextInt(300) : -1;
+        long interruptAfterMs = threadCall && random.nextInt(5) == 0 ? random.nextInt(300) : -1;
+        long cancelAfterMs = !threadCall && random.nextInt(4) == 0 ? random.nextInt(300) : -1;
         return new Operation(index, call, kind, names, List.copyOf(componentKinds), waitMs, leaseMs, depth, holdMs,
                 interruptAfterMs, cancelAfterMs, client);
     }
@@ -88,7 +109,7 @@ public final class Schedule {
 
     /** @return {@code size} distinct names, sorted: MultiLocks over the same names take them in one order */
     private List<String> subset(int size) {
-        List<String> pool = new ArrayList<>(CheckerSettings.NAMES);
+        List<String> pool = new ArrayList<>(profile.names());
         List<String> chosen = new ArrayList<>();
         for (int i = 0; i < size; i++) {
             chosen.add(pool.remove(random.nextInt(pool.size())));

@@ -11,8 +11,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ScheduleTest {
 
     private static List<Operation> plan(long seed, int worker, int thread) {
-        Schedule schedule = new Schedule(seed, worker, thread);
-        return IntStream.range(0, 200).mapToObj(i -> schedule.next()).toList();
+        Schedule schedule = new Schedule(seed, LoadProfile.MIXED, worker, thread);
+        return IntStream.range(0, 400).mapToObj(i -> schedule.next()).toList();
     }
 
     @Test
@@ -36,5 +36,17 @@ class ScheduleTest {
                 .allSatisfy(op -> assertThat(op.names()).isSorted().doesNotHaveDuplicates());
         assertThat(plan).filteredOn(op -> op.kind() == LockKind.RED)
                 .allSatisfy(op -> assertThat(CheckerSettings.RED_NAMES).containsAll(op.names()));
+        assertThat(plan).as("holds that outlive several watchdog renewals")
+                .anyMatch(op -> op.leaseMs() < 0 && op.holdMs() >= 4_000);
+        assertThat(plan).as("releases after a short explicit lease ran out")
+                .anyMatch(op -> op.leaseMs() > 0 && op.holdMs() > op.leaseMs());
+    }
+
+    @Test
+    void aFocusedProfileDrawsOnlyItsKindsAndNames() {
+        Schedule schedule = new Schedule(7, LoadProfile.HAND_OFF, 0, 0);
+        List<Operation> plan = IntStream.range(0, 200).mapToObj(i -> schedule.next()).toList();
+        assertThat(plan).extracting(Operation::kind).containsOnly(LockKind.REENTRANT, LockKind.FENCED);
+        assertThat(plan).allSatisfy(op -> assertThat(op.names()).containsExactly("n0"));
     }
 }

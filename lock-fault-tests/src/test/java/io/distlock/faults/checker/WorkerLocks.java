@@ -14,6 +14,9 @@ import java.util.List;
  */
 final class WorkerLocks {
 
+    /** {@link Operation#client()} of the client that reaches the Redis under test through the fault proxy. */
+    static final int PROXIED_CLIENT = 1;
+
     private final List<LockClient> main;
     private final List<LockClient> masters;
 
