@@ -11,8 +11,8 @@ enum PlantedDefect {
 
     /** unlock.lua deletes the lock for a caller that holds nothing (a late release, an undo of an attempt that got nothing). */
     RELEASE_DELETES_LOCK_NOT_HELD("io/distlock/core/scripts/unlock.lua",
-            "if not count then\n    return -1\nend",
-            "if not count then\n    redis.call('del', KEYS[1])\n    return -1\nend",
+            "if not count then\n    return remember_release(KEYS[3], ARGV[5], -1, 0)\nend",
+            "if not count then\n    redis.call('del', KEYS[1])\n    return remember_release(KEYS[3], ARGV[5], -1, 0)\nend",
             "OVERLAP", LoadProfile.EXCLUSIVE, false),
 
     /** lock.lua takes a lock over from another holder that still holds it with lease left. */
@@ -41,7 +41,7 @@ enum PlantedDefect {
 
     /** fair.lua hands a free lock to any caller, not to the head of the queue. */
     FAIR_LOCK_SERVED_OUT_OF_ORDER("io/distlock/core/scripts/fair.lua",
-            "    if not locked and (not head or head == holder) then",
+            "    if not locked and (not head or head == caller) then",
             "    if not locked then",
             "FIFO", LoadProfile.FAIR, false),
 
