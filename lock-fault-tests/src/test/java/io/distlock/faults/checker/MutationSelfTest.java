@@ -4,6 +4,7 @@ import io.distlock.test.RedisExtension;
 import io.distlock.test.RedisServer;
 import io.distlock.test.RedisServerOptions;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -14,6 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -46,6 +48,7 @@ class MutationSelfTest {
 
     @ParameterizedTest
     @MethodSource("defects")
+    @Timeout(value = 1, unit = TimeUnit.DAYS)  // the limit that counts follows the defect's load: runTimeout() below
     void theCheckerReportsEachPlantedDefect(PlantedDefect defect) {
         Path classes = new MutatedEngine(Path.of("target", "mutants")).plant(defect);
         redis.servers().forEach(RedisServer::flushAll);
