@@ -78,9 +78,8 @@ public final class FairProtocol implements LockProtocol {
     private CompletableFuture<ReleaseReply> unlock(boolean inOrder, LockKeys keys, String holderId, String holdId) {
         String[] unlockKeys = lockKeys(keys, keys.releaseAnswer(holdId));
         String[] args = arguments(keys, "unlock", holderId, holdId, Long.toString(holds.answerKeptMillis()));
-        CompletableFuture<List<Long>> reply = inOrder
-                ? scripts.runInOrder(Scripts.FAIR, ScriptOutputType.MULTI, unlockKeys, args)
-                : scripts.run(Scripts.FAIR, ScriptOutputType.MULTI, unlockKeys, args);
+        CompletableFuture<List<Long>> reply = scripts.run(inOrder, Scripts.FAIR, ScriptOutputType.MULTI, unlockKeys,
+                args);
         return reply.thenApply(ReleaseReply::of);
     }
 

@@ -80,9 +80,8 @@ public final class ReadWriteProtocol implements LockProtocol {
         String[] unlockKeys = {keys.lockKey(), keys.derived(READERS), keys.channel(), keys.releaseAnswer(holdId)};
         String[] args = {holderId, holdId, mode, LockSubscriptions.WAKE_ALL, publishCommand,
                 Long.toString(answerKeptMillis)};
-        CompletableFuture<List<Long>> reply = inOrder
-                ? scripts.runInOrder(Scripts.RW_UNLOCK, ScriptOutputType.MULTI, unlockKeys, args)
-                : scripts.run(Scripts.RW_UNLOCK, ScriptOutputType.MULTI, unlockKeys, args);
+        CompletableFuture<List<Long>> reply = scripts.run(inOrder, Scripts.RW_UNLOCK, ScriptOutputType.MULTI, unlockKeys,
+                args);
         return reply.thenApply(ReleaseReply::of);
     }
 

@@ -95,9 +95,8 @@ public final class ReentrantProtocol implements LockProtocol {
         args[4] = Long.toString(answerKeptMillis);
         System.arraycopy(how, 0, args, 5, how.length);
         String[] unlockKeys = {keys.lockKey(), keys.channel(), keys.releaseAnswer(holdId)};
-        CompletableFuture<List<Long>> reply = inOrder
-                ? scripts.runInOrder(Scripts.UNLOCK, ScriptOutputType.MULTI, unlockKeys, args)
-                : scripts.run(Scripts.UNLOCK, ScriptOutputType.MULTI, unlockKeys, args);
+        CompletableFuture<List<Long>> reply = scripts.run(inOrder, Scripts.UNLOCK, ScriptOutputType.MULTI, unlockKeys,
+                args);
         return reply.thenApply(ReleaseReply::of);
     }
 

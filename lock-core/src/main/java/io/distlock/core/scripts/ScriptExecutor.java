@@ -78,6 +78,22 @@ public final class ScriptExecutor {
         }
     }
 
+    /**
+     * {@link #runInOrder} when {@code inOrder}, else {@link #run(LuaScript, ScriptOutputType, String[], String...)}.
+     *
+     * @param inOrder whether it must run before anything sent after it on the same connection
+     * @param script  the script
+     * @param output  how Lettuce decodes the reply
+     * @param keys    every key the script touches (all in one hash slot)
+     * @param args    the script's ARGV
+     * @param <T>     reply type for {@code output}
+     * @return the reply
+     */
+    public <T> CompletableFuture<T> run(boolean inOrder, LuaScript script, ScriptOutputType output, String[] keys,
+                                        String... args) {
+        return inOrder ? runInOrder(script, output, keys, args) : run(script, output, keys, args);
+    }
+
     private static boolean isNoScript(Throwable error) {
         Throwable e = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
         return e instanceof RedisNoScriptException
