@@ -44,6 +44,14 @@ import static io.distlock.core.CompositeLocks.unwrap;
  * already held is re-entered as by {@code lock()}: its lease is never shortened. Components must
  * then be locks of a {@link LockClient}, {@link MultiLock}s or {@link RedLock}s; the untimed
  * {@link #lock(long, TimeUnit)} is safe too, as the components it holds while it waits are renewed.
+ *
+ * <p><b>Without a lease</b> (watchdog), components are renewed while later ones are awaited; but a
+ * renewal can fail (a JVM frozen past the lease, Redis out of reach), and another holder may then
+ * take a component. So once all are held, the components taken first are confirmed still held,
+ * in one round trip to all at once, unless so little time passed that none can have run out
+ * (half a watchdog timeout); if one is gone, the acquisition fails with {@link LockLostException}
+ * and nothing is held. Only components that are locks of a {@link LockClient}, {@link MultiLock}s
+ * or {@link RedLock}s can be asked; others are taken as they are.
  */
 public final class MultiLock implements RedisLock, SettableLease {
 
@@ -191,8 +199,8 @@ public final class MultiLock implements RedisLock, SettableLease {
         Objects.requireNonNull(unit, "unit must not be null");
         Objects.requireNonNull(holderId, "holderId must not be null");
         long leaseMillis = unit.toMillis(leaseTime);
-        AsyncAcquisition acquisition = new AsyncAcquisition(deadline(unit.toMillis(waitTime)), leaseMillis,
-                leasedOnceHeld(leaseMillis), holderId);
+        requireSettableLeasesFor(leaseMillis);
+        AsyncAcquisition acquisition = new AsyncAcquisition(deadline(unit.toMillis(waitTime)), leaseMillis, holderId);
         acquisition.next(0);
         return acquisition.outcome;
     }
@@ -260,7 +268,7 @@ public final class MultiLock implements RedisLock, SettableLease {
      * is not acquired or fails, gives back the others.
      */
     private boolean acquireEach(long leaseMillis, Attempt attempt) throws InterruptedException {
-        boolean leasedOnceHeld = leasedOnceHeld(leaseMillis);
+        requireSettableLeasesFor(leaseMillis);
         long sinceNanos = System.nanoTime();
         int held = 0;
         try {
@@ -270,8 +278,8 @@ public final class MultiLock implements RedisLock, SettableLease {
                 }
                 held++;
             }
-            if (held == locks.size() && leasedOnceHeld) {
-                awaitUninterruptibly(leaseEach(held - 1, lock -> lock.leaseFromNow(leaseMillis, sinceNanos)));
+            if (held == locks.size()) {
+                awaitUninterruptibly(settleFirstOnes(leaseMillis, lock -> lock.leaseFromNow(leaseMillis, sinceNanos)));
             }
         } catch (InterruptedException | RuntimeException e) {
             releaseFirst(held, e);
@@ -286,16 +294,14 @@ public final class MultiLock implements RedisLock, SettableLease {
 
     /**
      * @param leaseMillis the lease asked for ({@code <= 0}: watchdog)
-     * @return whether all components but the last are to be acquired with the watchdog and get the
-     *         lease once all are held
-     * @throws UnsupportedOperationException if one of them cannot take a lease once held
+     * @throws UnsupportedOperationException if there is a lease and one of the components but the
+     *                                       last, acquired with the watchdog, cannot take it once
+     *                                       all are held
      */
-    private boolean leasedOnceHeld(long leaseMillis) {
-        if (leaseMillis <= 0 || locks.size() == 1) {
-            return false;
+    private void requireSettableLeasesFor(long leaseMillis) {
+        if (leaseMillis > 0) {
+            requireSettableLeases(locks.subList(0, locks.size() - 1));
         }
-        requireSettableLeases(locks.subList(0, locks.size() - 1));
-        return true;
     }
 
     /** @return the lease component {@code index} is acquired with: the one asked for is the last one's */
@@ -305,11 +311,31 @@ public final class MultiLock implements RedisLock, SettableLease {
 
     /** Gives components {@code 0 .. count-1}, acquired with the watchdog, their lease from now, all at once. */
     private CompletableFuture<Void> leaseEach(int count, Function<SettableLease, CompletableFuture<Void>> lease) {
-        List<CompletableFuture<Void>> leases = new ArrayList<>(count);
-        for (RedisLock lock : locks.subList(0, count)) {
+        return leaseEach(locks.subList(0, count), lease);
+    }
+
+    private static CompletableFuture<Void> leaseEach(List<RedisLock> components,
+                                                     Function<SettableLease, CompletableFuture<Void>> lease) {
+        List<CompletableFuture<Void>> leases = new ArrayList<>(components.size());
+        for (RedisLock lock : components) {
             leases.add(CompositeLocks.leaseFromNow(lock, lease));
         }
         return allOrFirstFailure(leases);
+    }
+
+    /**
+     * All components are held: all but the last, acquired with the watchdog, get their lease from
+     * now, or without a lease are confirmed still held (those that can be asked), all at once.
+     *
+     * @param leaseMillis the lease asked for ({@code <= 0}: watchdog)
+     * @param lease       {@link SettableLease#leaseFromNow} with that lease, on a component
+     * @return completes when all answered; fails with the first failure
+     */
+    private CompletableFuture<Void> settleFirstOnes(long leaseMillis,
+                                                    Function<SettableLease, CompletableFuture<Void>> lease) {
+        List<RedisLock> firstOnes = locks.subList(0, locks.size() - 1);
+        return leaseEach(leaseMillis > 0 ? firstOnes
+                : firstOnes.stream().filter(SettableLease.class::isInstance).toList(), lease);
     }
 
     /**
@@ -363,15 +389,13 @@ public final class MultiLock implements RedisLock, SettableLease {
         final CompletableFuture<Boolean> outcome = new CompletableFuture<>();
         private final long deadline;
         private final long leaseMillis;
-        private final boolean leasedOnceHeld;
         private final String holderId;
         private final long sinceNanos = System.nanoTime();
         private volatile CompletableFuture<Boolean> step;
 
-        AsyncAcquisition(long deadline, long leaseMillis, boolean leasedOnceHeld, String holderId) {
+        AsyncAcquisition(long deadline, long leaseMillis, String holderId) {
             this.deadline = deadline;
             this.leaseMillis = leaseMillis;
-            this.leasedOnceHeld = leasedOnceHeld;
             this.holderId = holderId;
             outcome.whenComplete((ok, error) -> {
                 CompletableFuture<Boolean> current = step;
@@ -414,12 +438,12 @@ public final class MultiLock implements RedisLock, SettableLease {
             });
         }
 
-        /** Every component is held: gives all but the last their lease if there is one, and succeeds. */
+        /** Every component is held: settles all but the last ({@link #settleFirstOnes}), and succeeds. */
         private void allHeld() {
             int held = locks.size();
-            CompletableFuture<Void> leased = !leasedOnceHeld ? CompletableFuture.completedFuture(null)
-                    : leaseEach(held - 1, lock -> lock.leaseFromNow(holderId, leaseMillis, sinceNanos));
-            leased.whenComplete((ok, error) -> {
+            CompletableFuture<Void> settled =
+                    settleFirstOnes(leaseMillis, lock -> lock.leaseFromNow(holderId, leaseMillis, sinceNanos));
+            settled.whenComplete((ok, error) -> {
                 if (error != null) {
                     fail(held, error);
                 } else if (!outcome.complete(true)) {

@@ -251,6 +251,7 @@ public final class RedLock implements RedisLock, SettableLease {
      * Gives the holder's latest hold, acquired with the watchdog, an explicit lease from now on
      * every master that granted it; it counts once a majority set it with lease left, as an
      * acquisition with that lease would (validity: lease − time spent − clock drift allowance).
+     * Without a lease ({@code <= 0}), a majority of masters must confirm the hold still there.
      */
     @Override
     public CompletableFuture<Void> leaseFromNow(String holderId, long leaseMillis, long acquiringSinceNanos) {
@@ -267,12 +268,12 @@ public final class RedLock implements RedisLock, SettableLease {
         return askMasters(latest[0], lock -> CompositeLocks.leaseFromNow(lock,
                 master -> master.leaseFromNow(holderId, leaseMillis, acquiringSinceNanos))).thenCompose(replies -> {
             long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-            if (replies.confirmed() >= quorum && valid(leaseMillis, elapsedMillis)) {
+            if (replies.confirmed() >= quorum && (leaseMillis <= 0 || valid(leaseMillis, elapsedMillis))) {
                 return CompletableFuture.completedFuture(null);
             }
             return CompletableFuture.failedFuture(replies.failure(replies.mostLost()
                     ? new LockLostException(getName(), "Only " + replies.confirmed() + " of " + locks.size()
-                    + " masters still held " + getName() + " when it was to get its lease (a majority is " + quorum
+                    + " masters still held " + getName() + " when all locks of its composite were held (a majority is " + quorum
                     + "): another holder may have had it meanwhile")
                     : new LockException("Only " + replies.confirmed() + " of " + locks.size() + " masters set the "
                     + "lease of " + getName() + " in time (a majority is " + quorum + ")")));

@@ -1,10 +1,13 @@
 package io.distlock.core;
 
+import io.distlock.core.engine.SettableLease;
 import io.distlock.test.RedisExtension;
 import io.distlock.test.RedisServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.time.Duration;
 import java.util.List;
@@ -210,28 +213,86 @@ class MultiLockTest {
         assertThat(all.locks()).noneMatch(RedisLock::isLocked);
     }
 
-    @Test
-    @Timeout(30)
-    void aComponentLostWhileWaitingForTheOthersFailsTheAcquisitionAndIsReported() throws Exception {
-        RecordingListener events = new RecordingListener();
-        LockClient a = clients.open(redis.server(0), builder -> builder.listener(new SlowLossListener()).listener(events));
-        LockClient b = clients.open(redis.server(1));
-        clients.open(redis.server(1)).getLock("lost-b").lock(BUSY_MILLIS, MILLISECONDS);
-        MultiLock both = new MultiLock(a.getLock("lost-a"), b.getLock("lost-b"));
+    /** How a test acquires a multi-lock, on a thread of its own; the future fails with what the call threw. */
+    enum Acquire {
+        WITH_LEASE(both -> both.tryLock(5_000, LEASE_MILLIS, MILLISECONDS)),
+        WITH_WATCHDOG(both -> {
+            both.lock();
+            return true;
+        }),
+        ASYNC_WITH_WATCHDOG(both -> both.tryLockAsync(5_000, -1, MILLISECONDS, "async-holder")
+                .orTimeout(10, SECONDS).join());
 
-        CompletableFuture<Boolean> acquiring = CompletableFuture.supplyAsync(() -> {
-            try {
-                return both.tryLock(5_000, LEASE_MILLIS, MILLISECONDS);
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        awaitTrue("the multi-lock holds lost-a", Duration.ofSeconds(5), () -> a.getLock("lost-a").isLocked());
-        redis.server(0).command("DEL", "distlock:{lost-a}");
+        private final Call call;
+
+        Acquire(Call call) {
+            this.call = call;
+        }
+
+        interface Call {
+            boolean on(MultiLock lock) throws Exception;
+        }
+
+        CompletableFuture<Boolean> start(MultiLock lock) {
+            return CompletableFuture.supplyAsync(() -> {
+                try {
+                    return call.on(lock);
+                } catch (RuntimeException e) {
+                    throw e;
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }, ON_A_NEW_THREAD);
+        }
+    }
+
+    /**
+     * The first component's hold is gone while the multi-lock waits for the second (deleted here;
+     * in production: renewals that failed for a lease, a frozen JVM): with a lease or without
+     * (watchdog), the multi-lock must not be acquired with a component missing. The watchdog
+     * timeout is short, so that the wait outlasts half of it and the component must be confirmed.
+     */
+    @ParameterizedTest
+    @EnumSource(Acquire.class)
+    @Timeout(30)
+    void aComponentLostWhileWaitingForTheOthersFailsTheAcquisitionAndIsReported(Acquire acquire) throws Exception {
+        RecordingListener events = new RecordingListener();
+        LockClient a = clients.open(redis.server(0), builder -> builder.listener(new SlowLossListener())
+                .listener(events).watchdogTimeout(Duration.ofMillis(1_000)));
+        LockClient b = clients.open(redis.server(1));
+        String first = "lost-a-" + acquire;
+        String last = "lost-b-" + acquire;
+        clients.open(redis.server(1)).getLock(last).lock(BUSY_MILLIS, MILLISECONDS);
+        MultiLock both = new MultiLock(a.getLock(first), b.getLock(last));
+
+        CompletableFuture<Boolean> acquiring = acquire.start(both);
+        awaitTrue("the multi-lock holds " + first, Duration.ofSeconds(5), () -> a.getLock(first).isLocked());
+        redis.server(0).command("DEL", "distlock:{" + first + "}");
 
         assertThatThrownBy(() -> acquiring.get(10, SECONDS)).hasCauseInstanceOf(LockLostException.class);
         assertThat(events.lost).as("the loss was delivered before the acquisition failed").hasSize(1);
-        assertThat(b.getLock("lost-b").isLocked()).as("the other component was given back").isFalse();
+        assertThat(b.getLock(last).isLocked()).as("the other component was given back").isFalse();
+    }
+
+    /**
+     * Without a lease, a component is confirmed by Redis only once enough time passed that its
+     * lease could have run out unrenewed: a quick acquisition costs no extra round trip.
+     */
+    @Test
+    void aWatchdogComponentIsAskedForOnlyOnceItsLeaseCouldHaveEnded() throws Exception {
+        LockClient a = clients.open(redis.server(0));  // the watchdog's 30 s: it will not notice the deletion
+        RedisLock component = a.getLock("confirm");
+        SettableLease settable = (SettableLease) component;
+        long startedNanos = System.nanoTime();
+        assertThat(component.tryLockAsync(0, -1, MILLISECONDS, "holder").get(10, SECONDS)).isTrue();
+        redis.server(0).command("DEL", "distlock:{confirm}");
+        ScriptStats.reset(redis.server(0));
+
+        settable.leaseFromNow("holder", -1, startedNanos).get(10, SECONDS);
+        assertThat(ScriptStats.scriptCalls(redis.server(0))).as("scripts run to confirm a hold just taken").isZero();
+
+        assertThatThrownBy(() -> settable.leaseFromNow("holder", -1, startedNanos - SECONDS.toNanos(30)).get(10, SECONDS))
+                .as("a hold taken a whole lease ago is asked for").hasCauseInstanceOf(LockLostException.class);
     }
 
     @Test

@@ -239,6 +239,19 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
         return watchdogLeaseMillis;
     }
 
+    /**
+     * Whether a watchdog hold taken by an acquisition that started at the given time must still be
+     * there, so that a composite lock need not ask Redis: its lease began when Redis granted it,
+     * after that start, so it cannot have run out (even unrenewed: a frozen JVM, a lost
+     * connection) before that start plus a lease. Half a lease is the margin.
+     *
+     * @param acquiringSinceNanos {@link System#nanoTime()} when the acquisition started
+     * @return whether less than half a watchdog lease has passed since
+     */
+    boolean leaseCannotHaveEndedSince(long acquiringSinceNanos) {
+        return System.nanoTime() - acquiringSinceNanos < TimeUnit.MILLISECONDS.toNanos(watchdogLeaseMillis) / 2;
+    }
+
     /** @return how long blocking calls wait for one Redis answer, in milliseconds */
     public long commandTimeoutMillis() {
         return commandTimeoutMillis;

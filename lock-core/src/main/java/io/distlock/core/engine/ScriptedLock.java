@@ -169,8 +169,17 @@ public class ScriptedLock implements RedisLock, SettableLease {
         if (hold.lost()) {
             return CompletableFuture.failedFuture(engine.lostBeforeLease(hold));
         }
-        long lease = leaseMillis(leaseMillis, TimeUnit.MILLISECONDS);
-        boolean exact = engine.leaseFromNow(hold, lease, acquiringSinceNanos);
+        long lease;
+        boolean exact;
+        if (leaseMillis > 0) {
+            lease = leaseMillis(leaseMillis, TimeUnit.MILLISECONDS);
+            exact = engine.leaseFromNow(hold, lease, acquiringSinceNanos);
+        } else if (engine.leaseCannotHaveEndedSince(acquiringSinceNanos)) {
+            return CompletableFuture.completedFuture(null);
+        } else {
+            lease = engine.watchdogLeaseMillis();  // stays a watchdog hold: renewed from now, if still there
+            exact = false;
+        }
         return protocol.setLease(keys, new HoldRef(holderId, holdId), lease, exact)
                 .orTimeout(commandLimit(), TimeUnit.MILLISECONDS)
                 .handle((stillHeld, error) -> {

@@ -6,7 +6,10 @@ import java.util.concurrent.CompletableFuture;
  * A lock that a composite lock ({@link io.distlock.core.MultiLock}) can acquire with the watchdog
  * and, once it holds all its locks, give an explicit lease from then on: no component runs out of
  * lease while the composite waits for the others, and each has its full lease from the moment all
- * are held. Implemented by {@link ScriptedLock} and by the composite locks, so they nest.
+ * are held. A composite acquired with the watchdog asks the same, with no lease, to confirm that
+ * the components it took first are still held: their renewals may have failed while it waited (a
+ * frozen JVM, a lost connection). Implemented by {@link ScriptedLock} and by the composite locks,
+ * so they nest.
  */
 public interface SettableLease {
 
@@ -16,9 +19,12 @@ public interface SettableLease {
      * had before {@code acquiringSinceNanos} keep their lease, which is never shortened.
      *
      * @param holderId            the holder
-     * @param leaseMillis         the lease, &gt; 0
+     * @param leaseMillis         the lease, &gt; 0; or {@code <= 0}: the hold stays a watchdog hold
+     *                            and is only confirmed still there (and renewed from now), without
+     *                            asking Redis if so little time passed since {@code acquiringSinceNanos}
+     *                            that its lease cannot have run out
      * @param acquiringSinceNanos {@link System#nanoTime()} when the composite started acquiring
-     * @return completes once Redis set the lease; fails with
+     * @return completes once Redis set the lease (or confirmed the hold); fails with
      *         {@link io.distlock.core.LockLostException} if that hold is gone (reported as lost),
      *         {@link IllegalMonitorStateException} if the holder holds nothing,
      *         {@link io.distlock.core.LockException} if Redis did not confirm
@@ -28,7 +34,7 @@ public interface SettableLease {
     /**
      * {@link #leaseFromNow(String, long, long)} for the calling thread's hold; call it on that thread.
      *
-     * @param leaseMillis         the lease, &gt; 0
+     * @param leaseMillis         as {@link #leaseFromNow(String, long, long)}
      * @param acquiringSinceNanos {@link System#nanoTime()} when the composite started acquiring
      * @return as {@link #leaseFromNow(String, long, long)}
      */
