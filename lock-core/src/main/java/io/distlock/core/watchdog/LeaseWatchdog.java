@@ -103,7 +103,8 @@ public final class LeaseWatchdog implements AutoCloseable {
 
     /** @param hold renewed from the next round on, until {@link #unwatch(Hold)} */
     public void watch(Hold hold) {
-        watched.computeIfAbsent(hold, h -> new WatchedHold(h, System.nanoTime()));
+        watched.computeIfAbsent(hold, h -> new WatchedHold(h,
+                new BatchGroup(h.protocol(), slotOf.applyAsInt(h.keys().lockKey())), System.nanoTime()));
     }
 
     /**
@@ -135,9 +136,7 @@ public final class LeaseWatchdog implements AutoCloseable {
             Map<BatchGroup, List<WatchedHold>> groups = new HashMap<>();
             for (WatchedHold hold : watched.values()) {
                 if (!hold.inFlight()) {
-                    Hold renewed = hold.hold();
-                    BatchGroup group = new BatchGroup(renewed.protocol(), slotOf.applyAsInt(renewed.keys().lockKey()));
-                    groups.computeIfAbsent(group, g -> new ArrayList<>()).add(hold);
+                    groups.computeIfAbsent(hold.group(), g -> new ArrayList<>()).add(hold);
                 }
             }
             groups.forEach((group, holds) -> {
@@ -148,10 +147,6 @@ public final class LeaseWatchdog implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.log(Level.ERROR, "Lease renewal round failed; retrying next round", e);
         }
-    }
-
-    /** Holds one script call may renew together: same kind of lock, same cluster slot. */
-    private record BatchGroup(LockProtocol protocol, int slot) {
     }
 
     /** Sends one call for those of the holds that no other call has in flight. */
