@@ -4,6 +4,9 @@ import io.distlock.test.RedisExtension;
 import io.distlock.test.RedisServer;
 import io.distlock.test.RedisServerOptions;
 import io.distlock.test.RedisServers;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.TimeoutOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -18,6 +21,7 @@ import static io.distlock.core.LockAttempts.tryAndReleaseElsewhere;
 import static io.distlock.test.Polling.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 @Timeout(90)
 class RedisOutageTest {
@@ -90,6 +94,53 @@ class RedisOutageTest {
         assertThat(lock.getHoldCount()).as("the retried release did not release twice").isEqualTo(1);
         lock.unlock();
         assertThat(lock.isLocked()).isFalse();
+    }
+
+    /**
+     * The caller stops waiting for a release before its answer is read: a JVM frozen past the
+     * command limit (a stop-the-world pause, a suspended VM) wakes with every deadline passed, the
+     * waiting caller's first, and reads the answer that came meanwhile only after; a Lettuce client
+     * whose own timeout is longer than the command limit does the same without a freeze, here with
+     * Redis paused past the limit. The caller is told that Redis did not confirm the release and
+     * that calling unlock() again is safe: the retry must end the hold once, not be refused as not
+     * held while the release it retries goes on to end it (the randomized checker's
+     * {@code RELEASE_REFUSED}, seed 3645729395628545936: a write lock's holder frozen 3.65 s in its
+     * unlock()).
+     */
+    @Test
+    void anUnlockRetriedAfterItsCallerStoppedWaitingForTheAnswerReleasesTheHold() {
+        RecordingListener events = new RecordingListener();
+        RedisClient patient = RedisClient.create(redis.server().uri());
+        patient.setOptions(ClientOptions.builder().timeoutOptions(TimeoutOptions.enabled(Duration.ofSeconds(30)))
+                .build());
+        try (LockClient client = LockClient.builder().redisClient(patient).commandTimeout(Duration.ofMillis(500))
+                .listener(events).build()) {
+            RedisLock lock = client.getReadWriteLock("frozen-release").writeLock();
+            lock.lock(30, TimeUnit.SECONDS);
+            lock.unlock();  // the scripts are loaded now: the release below is one call
+            lock.lock(30, TimeUnit.SECONDS);
+
+            LockException unanswered;
+            redis.server().pause();
+            try {
+                unanswered = catchThrowableOfType(LockException.class, lock::unlock);
+            } finally {
+                redis.server().resume();
+            }
+            // Behind the release on the client's one connection: answered once the release was.
+            awaitTrue("the release ran once Redis resumed", Duration.ofSeconds(10), () -> !lock.isLocked());
+
+            lock.unlock();
+
+            assertThat(unanswered).as("the caller was told no answer came").isNotNull()
+                    .hasMessageContaining("safe");
+            assertThat(events.lost).as("our own release, not a lost lease").isEmpty();
+            assertThat(events.released).as("the warm-up's release, then this one").hasSize(2)
+                    .allSatisfy(e -> assertThat(e.holdCount()).isZero());
+            assertThat(lock.isLocked()).isFalse();
+        } finally {
+            patient.shutdown();
+        }
     }
 
     /**

@@ -9,8 +9,10 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * Waits for the engine's futures on behalf of the blocking {@code Lock} methods, turning failures
- * into the exceptions those methods promise. Every wait has a limit unless the caller asked to
- * wait forever for a lock, so a lost answer can never hang a thread.
+ * into the exceptions those methods promise. Every wait has a limit, so a lost answer can never
+ * hang a thread, unless the caller asked to wait forever for a lock, or the future bounds itself
+ * because the engine must be the one to decide that an answer did not come (a release: see
+ * {@code ScriptedLock.inTime}).
  */
 final class Blocking {
 

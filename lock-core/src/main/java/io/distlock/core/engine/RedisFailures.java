@@ -11,6 +11,7 @@ import java.security.cert.CertPathValidatorException;
 import java.security.cert.CertificateException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
 import javax.net.ssl.SSLException;
 
 /**
@@ -63,9 +64,10 @@ public final class RedisFailures {
         if (tls != null) {
             return describeTls(e, tls);
         }
-        if (e instanceof RedisCommandTimeoutException) {
-            return "Redis did not answer within the command timeout (" + message
-                    + "). Check that Redis is running and reachable, or raise the command timeout.";
+        if (e instanceof RedisCommandTimeoutException || e instanceof TimeoutException) {
+            // Lettuce's timeout says how long it waited; the engine's own deadlines (orTimeout) say nothing
+            return "Redis did not answer within the command timeout" + (e.getMessage() == null ? "" : " (" + message
+                    + ")") + ". Check that Redis is running and reachable, or raise the command timeout.";
         }
         if (e instanceof RedisConnectionException) {
             return describeConnectFailure((RedisConnectionException) e);

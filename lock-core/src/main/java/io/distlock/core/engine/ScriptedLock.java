@@ -110,7 +110,10 @@ public class ScriptedLock implements RedisLock, SettableLease {
 
     @Override
     public void unlock() {
-        Blocking.awaitUninterruptibly(release(currentHolder()), commandLimit(), "release lock '" + name + "'");
+        // No limit of its own: the release bounds each of its Redis calls and decides by itself
+        // whether an answer came in time (inTime), so what the caller is told and the holder's
+        // books never part.
+        Blocking.awaitUninterruptibly(release(currentHolder()), Blocking.NO_LIMIT, "release lock '" + name + "'");
     }
 
     @Override
@@ -358,18 +361,18 @@ public class ScriptedLock implements RedisLock, SettableLease {
         }
         CompletableFuture<Released> remaining;
         if (keepMillis > 0) {
-            remaining = Released.by(hold.protocol().releaseKeeping(keys, holderId, taken.holdId(), keepMillis));
+            remaining = released(hold.protocol().releaseKeeping(keys, holderId, taken.holdId(), keepMillis));
         } else if (next != null) {
             remaining = handOff(hold, taken.holdId(), next);
         } else if (taken.retry() || holdId != null) {
             // Sent again (its first send may still be on its way), or a hold an acquisition took
             // after its caller gave up: the holder's next attempt goes behind it.
-            remaining = Released.by(hold.protocol().releaseInOrder(keys, holderId, taken.holdId()));
+            remaining = released(hold.protocol().releaseInOrder(keys, holderId, taken.holdId()));
         } else if (taken.last() && handOffsUsedUp(hold)) {
-            remaining = Released.by(hold.protocol().releaseYielding(keys, holderId, taken.holdId(), YIELD_MILLIS,
+            remaining = released(hold.protocol().releaseYielding(keys, holderId, taken.holdId(), YIELD_MILLIS,
                     engine.listensOn(keys.channel())));
         } else {
-            remaining = Released.by(hold.protocol().release(keys, holderId, taken.holdId()));
+            remaining = released(hold.protocol().release(keys, holderId, taken.holdId()));
         }
         Acquisition receiver = next;
         return remaining.handle((released, error) -> {
@@ -421,10 +424,26 @@ public class ScriptedLock implements RedisLock, SettableLease {
 
         static final Released HANDED_OVER = new Released(
                 new ReleaseReply(ReleaseReply.Outcome.RELEASED, 0), true);
+    }
 
-        static CompletableFuture<Released> by(CompletableFuture<ReleaseReply> release) {
-            return release.thenApply(reply -> new Released(reply, false));
-        }
+    /** @return what a release script call answered, within the command limit ({@link #inTime}) */
+    private CompletableFuture<Released> released(CompletableFuture<ReleaseReply> release) {
+        return inTime(release).thenApply(reply -> new Released(reply, false));
+    }
+
+    /**
+     * A Redis call of a release, failed if it has no answer within the command limit. This is the
+     * one place that decides the answer did not come: the release then stays in the holder's books
+     * as unconfirmed ({@link Hold#releaseUnconfirmed}), and the next {@code unlock()} sends it
+     * again, answered as its first run was. A caller that stopped waiting by a clock of its own
+     * would be told the same, while the release was still in flight and taken out of the books:
+     * its retry would be refused as not held, and the release would go on and end the hold. A JVM
+     * frozen past the limit (a stop-the-world pause, a suspended VM) wakes with every deadline
+     * passed, the waiting caller's first, before its event loop reads the answer that came
+     * meanwhile; so does a Lettuce client whose own timeout is longer than the command limit.
+     */
+    private <T> CompletableFuture<T> inTime(CompletableFuture<T> call) {
+        return call.orTimeout(commandLimit(), TimeUnit.MILLISECONDS);
     }
 
     /** @return a sleeping waiter of this client for the same kind of lock, claimed for a hand-off */
@@ -451,8 +470,8 @@ public class ScriptedLock implements RedisLock, SettableLease {
      *         hold answered instead (the sleeper then goes back to its own attempts)
      */
     private CompletableFuture<Released> handOff(Hold hold, String holdId, Acquisition next) {
-        return hold.protocol().handOff(keys, new HoldRef(hold.holderId(), holdId),
-                        new HoldRef(next.holderId(), next.holdId()), next.leaseMillis())
+        return inTime(hold.protocol().handOff(keys, new HoldRef(hold.holderId(), holdId),
+                        new HoldRef(next.holderId(), next.holdId()), next.leaseMillis()))
                 .handle((result, error) -> {
                     if (result != null && (result == LockProtocol.HANDED_OVER
                             || result == LockProtocol.HANDED_OVER_BEFORE)) {
@@ -468,7 +487,7 @@ public class ScriptedLock implements RedisLock, SettableLease {
                     CompletableFuture<Released> released = result == LockProtocol.NOT_HANDED_OVER
                             // Redis counts more holds than we do: release ours the ordinary way,
                             // before the waiter's own attempt, which may then find the lock free.
-                            ? Released.by(hold.protocol().releaseInOrder(keys, hold.holderId(), holdId))
+                            ? released(hold.protocol().releaseInOrder(keys, hold.holderId(), holdId))
                             : CompletableFuture.completedFuture(new Released(result == LockProtocol.RELEASED_BEFORE
                                     ? new ReleaseReply(ReleaseReply.Outcome.RELEASED_BEFORE, 0)
                                     : new ReleaseReply(ReleaseReply.Outcome.NOT_HELD, 0), false));

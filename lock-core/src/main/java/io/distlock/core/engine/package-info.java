@@ -35,6 +35,12 @@
  *   <li><b>Order.</b> What must run before the holder's next command on a connection (an undo, a
  *       release sent again, a watchdog renewal) is sent with {@code EVAL}, which never answers
  *       {@code NOSCRIPT}, so it is never sent again behind what followed it.</li>
+ *   <li><b>One decision per release.</b> Whether a release's answer came in time is decided by a
+ *       deadline on each of its Redis calls, and the holder's books follow that decision; a caller
+ *       waiting for the release has no deadline of its own. A caller told "no answer" by its own
+ *       clock while the release was still in flight (a JVM frozen past the deadline wakes with the
+ *       caller's deadline passed, before the answer that came meanwhile is read) would retry a
+ *       hold already taken out for that release, and be refused as not held.</li>
  *   <li><b>Undo</b> ({@link io.distlock.core.engine.HoldUndos}): an attempt whose outcome is
  *       unknown (its answer failed), that acquired after its caller gave up, or a hand-off whose
  *       receiver gave up, is taken back by its hold id until Redis answers; taking back a hold that
