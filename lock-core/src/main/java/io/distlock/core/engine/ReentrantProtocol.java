@@ -146,12 +146,10 @@ public final class ReentrantProtocol implements LockProtocol {
     @Override
     public CompletableFuture<List<Long>> renew(List<Hold> holds, List<String> holdIds, long leaseMillis) {
         String[] lockKeys = new String[holds.size()];
-        String[] args = new String[holds.size() + 1];
-        args[0] = Long.toString(leaseMillis);
         for (int i = 0; i < holds.size(); i++) {
             lockKeys[i] = holds.get(i).keys().lockKey();
-            args[i + 1] = holdIds.get(i);
         }
-        return scripts.runInOrder(Scripts.RENEW, ScriptOutputType.MULTI, lockKeys, args);
+        return scripts.runInOrder(Scripts.RENEW, ScriptOutputType.MULTI, lockKeys, Long.toString(leaseMillis),
+                String.join(" ", holdIds));
     }
 }

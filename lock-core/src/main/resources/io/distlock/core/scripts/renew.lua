@@ -6,12 +6,16 @@
 --
 -- KEYS[i]    lock hash of the i-th lock
 -- ARGV[1]    new lease in milliseconds
--- ARGV[i+1]  a hold id of the i-th hold
+-- ARGV[2]    the holds' hold ids, the i-th for KEYS[i], separated by single spaces (hold ids
+--            contain none): one argument instead of one per hold, which the client encodes
+--            thousands of times per round
 --
 -- Returns    array, one entry per key: 1 = lease renewed, 0 = that hold is gone
 local renewed = {}
-for i = 1, #KEYS do
-    if redis.call('hexists', KEYS[i], '#' .. ARGV[i + 1]) == 1 then
+local i = 0
+for hold_id in string.gmatch(ARGV[2], '[^ ]+') do
+    i = i + 1
+    if redis.call('hexists', KEYS[i], '#' .. hold_id) == 1 then
         if redis.call('pttl', KEYS[i]) < tonumber(ARGV[1]) then
             redis.call('pexpire', KEYS[i], ARGV[1])
         end
