@@ -45,6 +45,12 @@ public final class LockEvents implements AutoCloseable {
     private static final ThreadLocal<Boolean> DELIVERING = ThreadLocal.withInitial(() -> false);
 
     private final List<LockListener> listeners = new CopyOnWriteArrayList<>();
+    /**
+     * Those of the listeners that implement {@link LockListener#onRenewed}. The watchdog renews
+     * every held lock each round, so a renewal event is built only when one of them is there: a
+     * client holding 20,000 locks would otherwise build 20,000 events a round that nobody reads.
+     */
+    private final List<LockListener> renewalListeners = new CopyOnWriteArrayList<>();
     private final ExecutorService dispatcher;
     /** The lock type every event reports, or {@code null} for each lock's own kind. */
     private final String reportedType;
@@ -67,11 +73,24 @@ public final class LockEvents implements AutoCloseable {
     /** @param listener added at the end */
     public void add(LockListener listener) {
         listeners.add(listener);
+        if (listensToRenewals(listener)) {
+            renewalListeners.add(listener);
+        }
     }
 
     /** @param listener removed if present */
     public void remove(LockListener listener) {
         listeners.remove(listener);
+        renewalListeners.remove(listener);
+    }
+
+    /** @return whether the listener's class implements {@code onRenewed} (a proxy's always does) */
+    private static boolean listensToRenewals(LockListener listener) {
+        try {
+            return listener.getClass().getMethod("onRenewed", LockEvent.class).getDeclaringClass() != LockListener.class;
+        } catch (NoSuchMethodException e) {
+            return true;  // cannot happen for a LockListener; deliver rather than guess
+        }
     }
 
     /**
@@ -143,7 +162,7 @@ public final class LockEvents implements AutoCloseable {
 
     /** @param holds renewed by one watchdog call: delivered in one go, not one hand-over per hold */
     void renewed(List<Hold> holds) {
-        fireAll(LockListener::onRenewed, () -> holds.stream()
+        fireAll(renewalListeners, LockListener::onRenewed, () -> holds.stream()
                 .map(hold -> event(hold, hold.count(), Duration.ZERO, false, null)).toList());
     }
 
@@ -180,11 +199,12 @@ public final class LockEvents implements AutoCloseable {
      * client is closed.
      */
     private void fire(BiConsumer<LockListener, LockEvent> method, Supplier<LockEvent> event) {
-        fireAll(method, () -> List.of(event.get()));
+        fireAll(listeners, method, () -> List.of(event.get()));
     }
 
-    /** {@link #fire} for several events at once, delivered in order by one task. */
-    private void fireAll(BiConsumer<LockListener, LockEvent> method, Supplier<List<LockEvent>> events) {
+    /** {@link #fire} for several events at once, to some of the listeners, delivered in order by one task. */
+    private void fireAll(List<LockListener> listeners, BiConsumer<LockListener, LockEvent> method,
+                         Supplier<List<LockEvent>> events) {
         if (listeners.isEmpty()) {
             return;
         }
