@@ -48,6 +48,11 @@ public final class Hold {
     private int releasing;
     /** The hold last taken out for release. Guarded by this. */
     private String lastTaken;
+    /**
+     * What {@link #renewalId()} answers, set under this object's monitor whenever the holds above
+     * change: the watchdog reads it for every hold every round, without taking the monitor.
+     */
+    private volatile String renewalId;
     private long unconfirmedSinceNanos;
     private volatile boolean lost;
     private volatile long lostNanos;
@@ -64,6 +69,7 @@ public final class Hold {
         this.holderId = holderId;
         this.protocol = protocol;
         this.held.add(holdId);
+        this.renewalId = holdId;
         this.handOffs = handOffs;
         this.token = token;
         this.acquiredNanos = System.nanoTime();
@@ -172,6 +178,7 @@ public final class Hold {
     /** @param holdId another hold Redis confirmed (a re-entry, or an overlapping acquisition) */
     synchronized void add(String holdId) {
         held.add(holdId);
+        holdsChanged();
     }
 
     /** @return the holder's latest hold Redis confirmed that nobody is releasing, or {@code null} */
@@ -218,6 +225,7 @@ public final class Hold {
         }
         releasing++;
         lastTaken = taken;
+        holdsChanged();
         return new Release(taken, retry, held.isEmpty() && unconfirmed.isEmpty());
     }
 
@@ -238,6 +246,7 @@ public final class Hold {
             unconfirmedSinceNanos = System.nanoTime();
         }
         unconfirmed.add(holdId);
+        holdsChanged();
     }
 
     /** @return every hold Redis may still have: confirmed ones, and those whose release Redis did not confirm */
@@ -261,12 +270,17 @@ public final class Hold {
      * @return a hold id the watchdog renews the lease by: one Redis should still have (the hold
      *         being released last, when none is left)
      */
-    public synchronized String renewalId() {
+    public String renewalId() {
+        return renewalId;
+    }
+
+    /** Called under this object's monitor after every change of the holds: sets {@link #renewalId}. */
+    private void holdsChanged() {
         String current = held.peekFirst();
         if (current == null) {
             current = unconfirmed.peekFirst();
         }
-        return current == null ? lastTaken : current;
+        renewalId = current == null ? lastTaken : current;
     }
 
     /**

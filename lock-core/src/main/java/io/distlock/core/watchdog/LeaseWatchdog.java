@@ -133,28 +133,32 @@ public final class LeaseWatchdog implements AutoCloseable {
         }
         rounds.incrementAndGet();
         try {
-            Map<BatchGroup, List<WatchedHold>> groups = new HashMap<>();
+            // Each hold is claimed as the sweep reaches it, while its state is at hand: thousands
+            // of holds do not stay in the processor's caches until a second pass.
+            Map<BatchGroup, RenewalCall> filling = new HashMap<>();
             for (WatchedHold hold : watched.values()) {
-                if (!hold.inFlight()) {
-                    groups.computeIfAbsent(hold.group(), g -> new ArrayList<>()).add(hold);
+                if (hold.inFlight()) {
+                    continue;
+                }
+                RenewalCall call = filling.computeIfAbsent(hold.group(),
+                        group -> new RenewalCall(group.protocol(), false, batchSize));
+                if (call.claim(hold) && call.size() == batchSize) {
+                    filling.remove(hold.group());
+                    send(call);
                 }
             }
-            groups.forEach((group, holds) -> {
-                for (int from = 0; from < holds.size(); from += batchSize) {
-                    send(group.protocol(), holds.subList(from, Math.min(holds.size(), from + batchSize)), false);
-                }
-            });
+            filling.values().forEach(this::send);
         } catch (RuntimeException e) {
             LOG.log(Level.ERROR, "Lease renewal round failed; retrying next round", e);
         }
     }
 
-    /** Sends one call for those of the holds that no other call has in flight. */
-    private void send(LockProtocol protocol, List<WatchedHold> holds, boolean retry) {
-        RenewalCall call = new RenewalCall(protocol, retry, holds.size());
-        if (!call.claim(holds)) {
+    /** Sends a call, unless it claimed no hold. */
+    private void send(RenewalCall call) {
+        if (call.size() == 0) {
             return;
         }
+        LockProtocol protocol = call.protocol();
         ScheduledFuture<?> deadline;
         try {
             deadline = scheduler.schedule(() -> missedDeadline(call), callDeadlineMillis, TimeUnit.MILLISECONDS);
@@ -231,7 +235,11 @@ public final class LeaseWatchdog implements AutoCloseable {
         }
         List<WatchedHold> holds = failed.watched().stream().filter(this::isWatched).toList();
         try {
-            scheduler.execute(() -> send(failed.protocol(), holds, true));
+            scheduler.execute(() -> {
+                RenewalCall call = new RenewalCall(failed.protocol(), true, holds.size());
+                holds.forEach(call::claim);  // those that no other call has in flight
+                send(call);
+            });
         } catch (RejectedExecutionException e) {
             // the client is closing: nothing left to renew
         }

@@ -38,20 +38,24 @@ final class RenewalCall {
     }
 
     /**
-     * Takes into this call every candidate no other call has in flight.
+     * Takes the hold into this call, unless another call has it in flight.
      *
-     * @param candidates holds of the call's kind and slot
-     * @return whether the call has any hold to renew
+     * @param candidate a hold of the call's kind and slot
+     * @return whether this call has it now
      */
-    boolean claim(List<WatchedHold> candidates) {
-        for (WatchedHold candidate : candidates) {
-            if (candidate.claim(this)) {
-                holds.add(candidate);
-                claimed.add(candidate.hold());
-                holdIds.add(candidate.hold().renewalId());
-            }
+    boolean claim(WatchedHold candidate) {
+        if (!candidate.claim(this)) {
+            return false;
         }
-        return !holds.isEmpty();
+        holds.add(candidate);
+        claimed.add(candidate.hold());
+        holdIds.add(candidate.hold().renewalId());
+        return true;
+    }
+
+    /** @return how many holds the call claimed */
+    int size() {
+        return holds.size();
     }
 
     LockProtocol protocol() {
