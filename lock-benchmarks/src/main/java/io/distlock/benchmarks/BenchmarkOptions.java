@@ -67,8 +67,9 @@ public record BenchmarkOptions(Optional<String> redisUri, int threads, int round
             "",
             "A throughput scenario takes about rounds x 3 measurements x (warm-up + measurement) seconds; with",
             "the defaults 3 x 3 x 7 s, so the six take a little over 6 minutes. The watchdog scenario runs once",
-            "(--rounds and --threads do not apply): distlock, then Redisson, each acquiring the locks from one",
-            "thread and holding them for --watchdog-seconds; with the defaults about 2.5 minutes. The processes",
+            "(--rounds and --threads do not apply): an unmeasured warm-up pass of each client, then distlock,",
+            "then Redisson, each acquiring the locks from one thread and holding them for --watchdog-seconds;",
+            "with the defaults about 3.5 minutes. The processes",
             "scenario runs --rounds rounds of one lock name and of 8 names, each measuring distlock, then Redisson,",
             "in fresh child JVMs (start, warm-up, measurement); with the defaults about 4 minutes.",
             "");

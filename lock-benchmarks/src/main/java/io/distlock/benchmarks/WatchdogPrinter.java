@@ -56,8 +56,10 @@ final class WatchdogPrinter {
                 + "so scripts of other clients of that Redis count as renewals."));
         out.println("- Renewal calls = EVAL + EVALSHA calls in INFO commandstats over the hold window, less the "
                 + "benchmark's own censuses (a SCAN-and-PTTL script, one call per 1,000 keys).");
-        out.println("- The hold window opens after " + WatchdogRun.WARM_UP_ROUNDS + " renewal rounds of warm-up, so it "
-                + "measures the steady cost of the leases, not the first compilation of a renewal path.");
+        out.println("- Before either client is measured, each runs the scenario once unmeasured (all locks held "
+                + WatchdogRun.WARM_UP_PASS_ROUNDS + " renewal rounds), and the hold window opens after "
+                + WatchdogRun.WARM_UP_ROUNDS + " more rounds, so it measures the steady cost of the leases, not the "
+                + "first compilation of a renewal path or of the Netty code both clients share.");
         out.println("- CPU = CPU time of the whole JVM (both clients live in it, one idle while the other is measured; "
                 + "also GC and JIT). Heap = used heap after System.gc() with the locks and their Lock objects held, "
                 + "minus before acquiring, per lock. Redis memory likewise from INFO memory.");

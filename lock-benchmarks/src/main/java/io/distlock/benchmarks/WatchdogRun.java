@@ -13,7 +13,8 @@ import java.util.function.Function;
  * The {@link Scenario#WATCHDOG} scenario: distlock, then Redisson, each with a client of its own
  * whose watchdog timeout is {@link WatchdogOptions#timeout()}, acquires N locks without a lease
  * ({@code lock()}, one after the other from one thread, as a job locking its items would) and holds
- * them for {@link WatchdogOptions#hold()}, after {@link #WARM_UP_ROUNDS} renewal rounds of warm-up. Over
+ * them for {@link WatchdogOptions#hold()}, after {@link #WARM_UP_ROUNDS} renewal rounds of warm-up (and
+ * after a warm-up pass of both clients, {@link #WARM_UP_PASS_ROUNDS}). Over
  * the hold window it measures the script calls Redis
  * receives ({@code INFO commandstats}), the JVM's CPU time and longest stall ({@link PauseMonitor}),
  * and takes censuses of the lock keys (count and shortest lease left); around the acquisition it measures heap and Redis memory. Then
@@ -34,6 +35,15 @@ final class WatchdogRun {
      * time (which would count against whichever client goes first in this JVM).
      */
     static final int WARM_UP_ROUNDS = 3;
+
+    /**
+     * Renewal rounds of the warm-up pass: before either client is measured, each runs the whole
+     * scenario once (acquire every lock, hold them this many rounds, release them). Both clients
+     * run on Netty in this JVM, and a few dozen renewal calls a second make its I/O paths hot
+     * slowly: without the pass, their compilation (over a second of CPU in a 30 s window) fell in
+     * the window of whichever client was measured first.
+     */
+    static final int WARM_UP_PASS_ROUNDS = 10;
 
     private final WatchdogOptions options;
     private final String redisUri;
@@ -67,11 +77,56 @@ final class WatchdogRun {
      */
     WatchdogResult execute() throws InterruptedException {
         LeaseCensus census = LeaseCensus.load(admin.commands());
-        WatchdogMeasurement distlock = measure("distlock", census,
-                prefix -> DistlockBackend.connectWatchdog(redisUri, prefix, options.timeout()));
-        WatchdogMeasurement redisson = measure("redisson", census,
-                prefix -> RedissonBackend.connectWatchdog(redisUri, prefix, options.timeout()));
+        Function<String, LockBackend> distlockClient =
+                prefix -> DistlockBackend.connectWatchdog(redisUri, prefix, options.timeout());
+        Function<String, LockBackend> redissonClient =
+                prefix -> RedissonBackend.connectWatchdog(redisUri, prefix, options.timeout());
+        warmUp("distlock", distlockClient);
+        warmUp("redisson", redissonClient);
+        WatchdogMeasurement distlock = measure("distlock", census, distlockClient);
+        WatchdogMeasurement redisson = measure("redisson", census, redissonClient);
         return new WatchdogResult(options, distlock, redisson, flushBeforeEach);
+    }
+
+    /** The warm-up pass of one client ({@link #WARM_UP_PASS_ROUNDS}): nothing is measured. */
+    private void warmUp(String subject, Function<String, LockBackend> connect) throws InterruptedException {
+        String prefix = keyNamespace + "watchdog-warm-up-" + subject + ":";
+        if (flushBeforeEach) {
+            admin.flushAll();
+        }
+        try (LockBackend backend = connect.apply(prefix)) {
+            List<Lock> held = acquireAll(backend);
+            sleepUntil(System.nanoTime() + WARM_UP_PASS_ROUNDS * options.renewalInterval().toNanos());
+            releaseAll(held);
+            progress.accept(String.format(Locale.ROOT, "watchdog %-9s warm-up pass: %,d locks held %d rounds",
+                    subject, options.locks(), WARM_UP_PASS_ROUNDS));
+        } finally {
+            admin.deleteKeys(prefix + "*");
+        }
+    }
+
+    /** @return every lock of the scenario, acquired with {@code lock()} one after the other */
+    private List<Lock> acquireAll(LockBackend backend) {
+        List<Lock> held = new ArrayList<>(options.locks());
+        for (int i = 0; i < options.locks(); i++) {
+            Lock lock = backend.lock("lock-" + i);
+            lock.lock();
+            held.add(lock);
+        }
+        return held;
+    }
+
+    /** @return how many of the locks could not be unlocked (their lease was lost) */
+    private static long releaseAll(List<Lock> held) {
+        long unlockFailures = 0;
+        for (Lock lock : held) {
+            try {
+                lock.unlock();
+            } catch (IllegalMonitorStateException lost) {
+                unlockFailures++;
+            }
+        }
+        return unlockFailures;
     }
 
     private WatchdogMeasurement measure(String subject, LeaseCensus census,
@@ -84,12 +139,7 @@ final class WatchdogRun {
             long heapBefore = JvmUsage.usedHeapAfterGc();
             long redisBefore = admin.usedMemory();
             long acquireStart = System.nanoTime();
-            List<Lock> held = new ArrayList<>(options.locks());
-            for (int i = 0; i < options.locks(); i++) {
-                Lock lock = backend.lock("lock-" + i);
-                lock.lock();
-                held.add(lock);
-            }
+            List<Lock> held = acquireAll(backend);
             long acquireNanos = System.nanoTime() - acquireStart;
             long heapBytes = JvmUsage.usedHeapAfterGc() - heapBefore;
             long redisBytes = admin.usedMemory() - redisBefore;
@@ -98,14 +148,7 @@ final class WatchdogRun {
 
             Hold hold = hold(subject, census, prefix + "*");
 
-            long unlockFailures = 0;
-            for (Lock lock : held) {
-                try {
-                    lock.unlock();
-                } catch (IllegalMonitorStateException lost) {
-                    unlockFailures++;
-                }
-            }
+            long unlockFailures = releaseAll(held);
             return new WatchdogMeasurement(subject, options.locks(), backend.watchdogBatchSize(), acquireNanos,
                     hold.nanos, options.renewalInterval().toNanos(), hold.scriptCalls, hold.cpuNanos, hold.jitMillis,
                     heapBytes, redisBytes, hold.last.keys(), hold.minPttl, CENSUSES, hold.longestStallMillis,
