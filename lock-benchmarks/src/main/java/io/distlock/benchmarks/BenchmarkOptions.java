@@ -54,6 +54,9 @@ public record BenchmarkOptions(Optional<String> redisUri, int threads, int round
             "  --watchdog-timeout-seconds=S",
             "                         watchdog scenario: watchdog timeout of both clients, renewed every third",
             "                         of it, at least 0.1 (default 3)",
+            "  --watchdog-renewal-listener=true|false",
+            "                         watchdog scenario: distlock's client also counts renewals with a listener,",
+            "                         as the starter's meters do: one event per renewal (default false)",
             "  --processes=N          processes scenario: child JVMs contending for the same locks, at least 2",
             "                         (default 3)",
             "  --process-threads=T    processes scenario: threads in each child JVM (default 4)",
@@ -132,13 +135,17 @@ public record BenchmarkOptions(Optional<String> redisUri, int threads, int round
                 return new BenchmarkOptions(redisUri, threads, rounds, warmup, measurement, scenarioList(value),
                         watchdog, processes, reportDir);
             case "watchdog-locks":
-                return withWatchdog(new WatchdogOptions(positiveInt(key, value), watchdog.hold(), watchdog.timeout()));
+                return withWatchdog(new WatchdogOptions(positiveInt(key, value), watchdog.hold(), watchdog.timeout(),
+                        watchdog.renewalListener()));
             case "watchdog-seconds":
                 return withWatchdog(new WatchdogOptions(watchdog.locks(), seconds(key, value, false),
-                        watchdog.timeout()));
+                        watchdog.timeout(), watchdog.renewalListener()));
             case "watchdog-timeout-seconds":
                 return withWatchdog(new WatchdogOptions(watchdog.locks(), watchdog.hold(),
-                        seconds(key, value, false)));
+                        seconds(key, value, false), watchdog.renewalListener()));
+            case "watchdog-renewal-listener":
+                return withWatchdog(new WatchdogOptions(watchdog.locks(), watchdog.hold(), watchdog.timeout(),
+                        bool(key, value)));
             case "processes":
                 return withProcesses(new ProcessOptions(positiveInt(key, value), processes.threads(),
                         processes.warmup()));
@@ -176,6 +183,14 @@ public record BenchmarkOptions(Optional<String> redisUri, int threads, int round
             // reported below
         }
         throw new IllegalArgumentException("--" + key + " must be a whole number >= 1, got '" + value + "'");
+    }
+
+    private static boolean bool(String key, String value) {
+        return switch (value.trim()) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalArgumentException("--" + key + " must be true or false, got '" + value + "'");
+        };
     }
 
     private static Duration seconds(String key, String value, boolean zeroAllowed) {

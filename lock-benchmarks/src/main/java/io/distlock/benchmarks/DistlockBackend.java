@@ -34,18 +34,19 @@ final class DistlockBackend implements LockBackend {
 
     /**
      * A client for the watchdog scenario: the given watchdog timeout, and a listener counting lost
-     * locks and failed renewals (so the engine builds an event per renewal too, as it does for an
-     * application with metrics).
+     * locks and failed renewals, and renewals too if asked (then the engine builds an event per
+     * renewal, as it does for an application with the starter's meters).
      *
      * @param redisUri        the Redis to use
      * @param keyPrefix       prefix of every key of this backend
-     * @param watchdogTimeout lease of locks taken without one, renewed every third of it
+     * @param options         the scenario: its watchdog timeout (lease of locks taken without one,
+     *                        renewed every third of it) and whether to count renewals
      * @return the connected backend
      */
-    static DistlockBackend connectWatchdog(String redisUri, String keyPrefix, Duration watchdogTimeout) {
-        WatchdogCounters counters = new WatchdogCounters();
+    static DistlockBackend connectWatchdog(String redisUri, String keyPrefix, WatchdogOptions options) {
+        WatchdogCounters counters = options.renewalListener() ? new RenewalCounters() : new WatchdogCounters();
         return new DistlockBackend(LockClient.builder().redisUri(redisUri).keyPrefix(keyPrefix)
-                .watchdogTimeout(watchdogTimeout).listener(counters).build(), counters);
+                .watchdogTimeout(options.timeout()).listener(counters).build(), counters);
     }
 
     @Override
@@ -94,7 +95,7 @@ final class DistlockBackend implements LockBackend {
     }
 
     /** Counts the engine's lost-lock and failed-renewal events. */
-    private static final class WatchdogCounters implements LockListener {
+    private static class WatchdogCounters implements LockListener {
         private final AtomicLong lost = new AtomicLong();
         private final AtomicLong renewalFailures = new AtomicLong();
 
@@ -106,6 +107,16 @@ final class DistlockBackend implements LockBackend {
         @Override
         public void onRenewalFailed(LockEvent event) {
             renewalFailures.incrementAndGet();
+        }
+    }
+
+    /** Counts renewals too, as the starter's meters do: the engine then builds an event per renewal. */
+    private static final class RenewalCounters extends WatchdogCounters {
+        private final AtomicLong renewed = new AtomicLong();
+
+        @Override
+        public void onRenewed(LockEvent event) {
+            renewed.incrementAndGet();
         }
     }
 }

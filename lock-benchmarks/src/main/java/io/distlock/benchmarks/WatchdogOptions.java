@@ -4,15 +4,18 @@ import java.time.Duration;
 
 /**
  * Size of the {@link Scenario#WATCHDOG} scenario: how many locks one client holds, for how long,
- * under which watchdog timeout.
+ * under which watchdog timeout, and whether distlock's client has a listener of renewals.
  *
- * @param locks   locks held at once by one client, at least 1 (checked by the parser)
- * @param hold    how long they are held once all are acquired; at least one timeout, so that
- *                only renewal can keep them
- * @param timeout the watchdog timeout (lease) of both clients; renewed every third of it, at
- *                least 100 ms (distlock's minimum)
+ * @param locks            locks held at once by one client, at least 1 (checked by the parser)
+ * @param hold             how long they are held once all are acquired; at least one timeout, so
+ *                         that only renewal can keep them
+ * @param timeout          the watchdog timeout (lease) of both clients; renewed every third of it,
+ *                         at least 100 ms (distlock's minimum)
+ * @param renewalListener  whether distlock's client also counts renewals with a listener, as an
+ *                         application with the starter's meters does (one event per renewal);
+ *                         without it, it counts lost locks and failed renewals only
  */
-public record WatchdogOptions(int locks, Duration hold, Duration timeout) {
+public record WatchdogOptions(int locks, Duration hold, Duration timeout, boolean renewalListener) {
 
     /** Shortest accepted timeout: the smallest watchdog timeout distlock accepts. */
     static final Duration MIN_TIMEOUT = Duration.ofMillis(100);
@@ -36,9 +39,9 @@ public record WatchdogOptions(int locks, Duration hold, Duration timeout) {
         return this;
     }
 
-    /** @return 20,000 locks held for 60 s with a 3 s timeout */
+    /** @return 20,000 locks held for 60 s with a 3 s timeout, no listener of renewals */
     public static WatchdogOptions defaults() {
-        return new WatchdogOptions(20_000, Duration.ofSeconds(60), Duration.ofSeconds(3));
+        return new WatchdogOptions(20_000, Duration.ofSeconds(60), Duration.ofSeconds(3), false);
     }
 
     /** @return the time between two renewal rounds: a third of the timeout */

@@ -65,8 +65,12 @@ final class WatchdogPrinter {
                 + "minus before acquiring, per lock. Redis memory likewise from INFO memory.");
         out.println("- A lease is lost when its renewal stalls longer than the timeout minus the renewal interval, "
                 + "whichever client renews it: a loss next to a JVM stall that long points at the machine.");
-        out.println("- distlock's client counts lost-lock events with a listener, so it builds an event per renewal, as "
-                + "it would for an application with metrics.");
+        out.println(options.renewalListener()
+                ? "- distlock's client counts renewals, lost locks and failed renewals with a listener, as an application "
+                + "with the starter's meters does: it builds an event per renewal."
+                : "- distlock's client counts lost locks and failed renewals with a listener; it builds no event per "
+                + "renewal, as nobody listens for renewals (an application with the starter's meters does: "
+                + "--watchdog-renewal-listener=true measures that).");
         out.println();
         out.println("Watchdog checks:");
         for (TargetCheck check : result.checks()) {

@@ -78,7 +78,7 @@ final class WatchdogRun {
     WatchdogResult execute() throws InterruptedException {
         LeaseCensus census = LeaseCensus.load(admin.commands());
         Function<String, LockBackend> distlockClient =
-                prefix -> DistlockBackend.connectWatchdog(redisUri, prefix, options.timeout());
+                prefix -> DistlockBackend.connectWatchdog(redisUri, prefix, options);
         Function<String, LockBackend> redissonClient =
                 prefix -> RedissonBackend.connectWatchdog(redisUri, prefix, options.timeout());
         warmUp("distlock", distlockClient);

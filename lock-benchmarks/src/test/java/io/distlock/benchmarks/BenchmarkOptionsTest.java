@@ -34,16 +34,18 @@ class BenchmarkOptionsTest {
         BenchmarkOptions options = BenchmarkOptions.parse();
         assertThat(options.scenarios()).contains(Scenario.WATCHDOG);
         assertThat(options.watchdog()).isEqualTo(new WatchdogOptions(20_000, Duration.ofSeconds(60),
-                Duration.ofSeconds(3)));
+                Duration.ofSeconds(3), false));
     }
 
     @Test
     void watchdogOptionsAreParsedInAnyOrder() {
-        BenchmarkOptions options = BenchmarkOptions.parse("--watchdog-seconds=2", "--watchdog-timeout-seconds=0.5",
-                "--watchdog-locks=500", "--scenarios=watchdog");
+        BenchmarkOptions options = BenchmarkOptions.parse("--watchdog-seconds=2", "--watchdog-renewal-listener=true",
+                "--watchdog-timeout-seconds=0.5", "--watchdog-locks=500", "--scenarios=watchdog");
         assertThat(options.scenarios()).containsExactly(Scenario.WATCHDOG);
         assertThat(options.watchdog()).isEqualTo(new WatchdogOptions(500, Duration.ofSeconds(2),
-                Duration.ofMillis(500)));
+                Duration.ofMillis(500), true));
+        assertThatIllegalArgumentException().isThrownBy(() -> BenchmarkOptions.parse("--watchdog-renewal-listener=yes"))
+                .withMessageContaining("--watchdog-renewal-listener must be true or false");
     }
 
     @Test
