@@ -14,7 +14,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
@@ -135,25 +134,20 @@ public final class RedLock implements RedisLock, SettableLease {
     }
 
     /**
-     * Releases the lock on every master that granted it.
+     * Releases the lock on every master that granted it. Waits for every master's answer, however
+     * long, and ignores interrupts meanwhile (the thread's interrupt status is kept): each master's
+     * release bounds its own wait and decides by itself whether an answer came in time, so the
+     * caller is never told "no answer" while the release goes on and ends the hold (a retry would
+     * then be refused as not held).
      *
      * @throws IllegalMonitorStateException if the calling thread does not hold it
      * @throws LockLostException            if fewer than a majority still had it
+     * @throws LockException                if too few masters confirmed the release; the others'
+     *                                      holds end with their lease (do not call unlock() again)
      */
     @Override
     public void unlock() {
-        CompletableFuture<Void> released = unlockAsync(threadHolder());
-        try {
-            released.get(answerLimitMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new LockException("Interrupted while releasing " + getName() + "; it is released when its lease ends",
-                    e);
-        } catch (TimeoutException e) {
-            throw new LockException("No answer from the masters while releasing " + getName());
-        } catch (ExecutionException e) {
-            throw unchecked(e.getCause());
-        }
+        awaitUninterruptibly(unlockAsync(threadHolder()));
     }
 
     @Override
@@ -470,10 +464,6 @@ public final class RedLock implements RedisLock, SettableLease {
 
     private String threadHolder() {
         return JVM + ":" + Thread.currentThread().getId();
-    }
-
-    private long answerLimitMillis() {
-        return 2 * DEFAULT_ATTEMPT_TIMEOUT.toMillis() + 10_000;
     }
 
     private static boolean quietly(BooleanSupplier check) {

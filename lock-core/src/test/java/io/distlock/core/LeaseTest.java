@@ -267,6 +267,101 @@ class LeaseTest {
     }
 
     /**
+     * A thread still inside its hold when the explicit lease ran out (work longer than the lease)
+     * re-enters it: the re-entry cannot tell that from a self-expiring lock taken again, so it
+     * takes a fresh hold, and the inner unlock() releases that one. The outer unlock() must still
+     * report the loss, as it would have without the re-entry, not be refused as "not held".
+     */
+    @Test
+    void aNestedReentryAfterTheLeaseRanOutLeavesTheOuterUnlockItsLoss() throws Exception {
+        RecordingListener events = new RecordingListener();
+        RedisLock lock = clients.open(redis.server(), b -> b.listener(events)).getLock("nested-ran-out");
+        lock.lock(300, TimeUnit.MILLISECONDS);
+        leaseRanOutByTheClientsClock(lock, System.nanoTime(), 300);
+
+        lock.lock();  // nested, inside the outer hold as far as the thread knows
+        assertThat(lock.getHoldCount()).as("a fresh hold").isEqualTo(1);
+        lock.unlock();
+        assertThat(lock.isLocked()).isFalse();
+        assertThat(events.lost).as("the inner unlock released the fresh hold").isEmpty();
+
+        assertThatThrownBy(lock::unlock).as("the outer unlock").isInstanceOf(LockLostException.class)
+                .hasMessageContaining("lease");
+        assertThat(events.lost).as("reported once, before unlock() threw").singleElement()
+                .satisfies(e -> assertThat(e.lockName()).isEqualTo("nested-ran-out"));
+        assertThat(events.released).as("only the fresh hold was released").singleElement()
+                .satisfies(e -> assertThat(e.holdCount()).isZero());
+        assertThatThrownBy(lock::unlock).as("nothing more is owed").isInstanceOf(IllegalMonitorStateException.class)
+                .isNotInstanceOf(LockLostException.class);
+    }
+
+    /**
+     * The same with a nested tryLock() that finds the lock taken by another client meanwhile, and
+     * with two holds of the outer lock: each of its unlock() calls reports the loss.
+     */
+    @Test
+    void aFailedNestedTryLockAfterTheLeaseRanOutLeavesEachOuterUnlockItsLoss() throws Exception {
+        RecordingListener events = new RecordingListener();
+        RedisLock lock = clients.open(redis.server(), b -> b.listener(events)).getLock("nested-ran-out-taken");
+        lock.lock(300, TimeUnit.MILLISECONDS);
+        lock.lock(300, TimeUnit.MILLISECONDS);
+        leaseRanOutByTheClientsClock(lock, System.nanoTime(), 300);
+        RedisLock other = clients.open(redis.server()).getLock("nested-ran-out-taken");
+        assertThat(other.tryLock(0, 30, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(lock.tryLock(0, 300, TimeUnit.MILLISECONDS)).as("taken by the other client").isFalse();
+
+        assertThatThrownBy(lock::unlock).isInstanceOf(LockLostException.class);
+        assertThatThrownBy(lock::unlock).isInstanceOf(LockLostException.class);
+        assertThatThrownBy(lock::unlock).isInstanceOf(IllegalMonitorStateException.class)
+                .isNotInstanceOf(LockLostException.class);
+        assertThat(events.lost).as("reported once").hasSize(1);
+        assertThat(events.released).isEmpty();
+        assertThat(other.isHeldByCurrentThread()).as("the other client's hold is untouched").isTrue();
+        other.unlock();
+    }
+
+    /**
+     * A self-expiring lock taken again at each run and never unlocked: each run is a fresh hold
+     * with no exception, and what the engine remembers of the ended holds for unlock() calls that
+     * never come is forgotten one watchdog timeout after their lease ended, each reported
+     * released once, never lost.
+     */
+    @Test
+    void theEndedHoldsOfASelfExpiringLockAreForgottenAndReportedReleased() throws Exception {
+        RecordingListener events = new RecordingListener();
+        Duration forgetPace = Duration.ofMillis(600);  // paces forgetting ended holds
+        RedisLock lock = clients.open(redis.server(), b -> b.watchdogTimeout(forgetPace).listener(events))
+                .getLock("self-expiring-runs");
+        for (int run = 0; run < 3; run++) {
+            assertThat(lock.tryLock(0, 200, TimeUnit.MILLISECONDS)).as("run " + run).isTrue();
+            assertThat(lock.getHoldCount()).as("run " + run + ": a hold of its own").isEqualTo(1);
+            leaseRanOutByTheClientsClock(lock, System.nanoTime(), 200);
+        }
+
+        awaitTrue("every run's hold is forgotten and reported released", forgetPace.multipliedBy(10),
+                () -> events.released.size() == 3);
+        assertThat(events.released).allSatisfy(e -> assertThat(e.holdCount()).isZero());
+        assertThat(events.lost).as("a lease that ran out as chosen is no loss").isEmpty();
+        assertThatThrownBy(lock::unlock).as("forgotten: nothing is owed any more")
+                .isInstanceOf(IllegalMonitorStateException.class).isNotInstanceOf(LockLostException.class);
+        assertThat(events.lost).isEmpty();
+    }
+
+    /**
+     * Waits until the lease ended in Redis and by the client's clock, which counts it from
+     * Redis's answer: that came before the acquisition returned.
+     */
+    private static void leaseRanOutByTheClientsClock(RedisLock lock, long returnedNanos, long leaseMillis)
+            throws InterruptedException {
+        awaitTrue("the lease ran out", Duration.ofSeconds(5), () -> !lock.isLocked());
+        long leftNanos = returnedNanos + TimeUnit.MILLISECONDS.toNanos(leaseMillis + 20) - System.nanoTime();
+        if (leftNanos > 0) {
+            TimeUnit.NANOSECONDS.sleep(leftNanos);
+        }
+    }
+
+    /**
      * An explicit holder id's acquisitions may overlap, so one that finds the holder's explicit
      * lease ran out cannot end that hold: another acquisition of the holder may still count on it,
      * and its unlock() must report the loss. Every later acquisition of the holder reports it, and

@@ -9,10 +9,13 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 /** Redlock over three independent redis-server processes, with masters stopped on purpose. */
 @Timeout(60)
@@ -135,6 +138,88 @@ class RedLockTest {
             lock.unlock();
             assertThat(redis.servers()).allSatisfy(server -> assertThat(keysOn(server, "stalled")).isZero());
         }
+    }
+
+    /**
+     * lock() returns with the thread's interrupt status kept, so the unlock() that follows starts
+     * interrupted. It must still wait for the masters' answers: a caller told at once "interrupted
+     * while releasing" while the release went on retried a hold already taken out for it, and was
+     * refused as not holding the lock. Master 2 is paused so the release cannot be answered before
+     * unlock() looks at the interrupt.
+     */
+    @Test
+    void anUnlockCalledWithTheInterruptStatusSetReleasesAndKeepsTheStatus() throws Exception {
+        RecordingListener events = new RecordingListener();
+        RedLock lock = new RedLock(redis.servers().stream()
+                .map(server -> clients.open(server, b -> b.listener(events)).getLock("interrupted-release"))
+                .toArray(RedisLock[]::new));
+        lock.lock(30, TimeUnit.SECONDS);
+
+        redis.server(2).pause();
+        ScheduledExecutorService resumer = Executors.newSingleThreadScheduledExecutor();
+        Throwable first;
+        Throwable retry = null;
+        boolean stillInterrupted;
+        try {
+            resumer.schedule(() -> redis.server(2).resume(), 500, TimeUnit.MILLISECONDS);
+            Thread.currentThread().interrupt();
+            first = catchThrowable(lock::unlock);
+            stillInterrupted = Thread.interrupted();
+            if (first instanceof LockException) {
+                retry = catchThrowable(lock::unlock);  // what a caller told "no answer" does
+            }
+        } finally {
+            Thread.interrupted();
+            resumer.shutdown();
+            assertThat(resumer.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+            redis.server(2).resume();
+        }
+
+        assertThat(retry).as("a retry is never refused as not held").isNull();
+        assertThat(first).as("the release waited for the masters despite the interrupt").isNull();
+        assertThat(stillInterrupted).as("the interrupt status is kept").isTrue();
+        assertThat(redis.servers()).allSatisfy(server -> assertThat(keysOn(server, "interrupted-release")).isZero());
+        assertThat(events.lost).isEmpty();
+        assertThat(events.released).as("one release per master").hasSize(3);
+    }
+
+    /**
+     * A master answers the release after RedLock's old wait limit (11 s) but within its own
+     * client's command timeout: unlock() used to give up on its own clock and say "no answer"
+     * while the master's release was still in flight, and the retry was refused as not held
+     * (RedLock had taken the hold out of its books), though the release then succeeded. Now the
+     * one decision is the master's own.
+     */
+    @Test
+    void anUnlockAnsweredLateByAMasterReleasesOnceAndIsNeverRefused() throws Exception {
+        RecordingListener events = new RecordingListener();
+        List<RedisServer> servers = redis.servers();
+        RedLock lock = new RedLock(servers.stream().map(server -> clients.open(server, b -> b.listener(events)
+                        .commandTimeout(Duration.ofSeconds(30))).getLock("late-release"))
+                .toArray(RedisLock[]::new));
+        lock.lock(60, TimeUnit.SECONDS);
+
+        redis.server(2).pause();
+        ScheduledExecutorService resumer = Executors.newSingleThreadScheduledExecutor();
+        Throwable first;
+        Throwable retry = null;
+        try {
+            resumer.schedule(() -> redis.server(2).resume(), 12, TimeUnit.SECONDS);
+            first = catchThrowable(lock::unlock);
+            if (first instanceof LockException) {
+                retry = catchThrowable(lock::unlock);  // "no answer": calling unlock again was said to be safe
+            }
+        } finally {
+            resumer.shutdown();
+            assertThat(resumer.awaitTermination(20, TimeUnit.SECONDS)).isTrue();
+            redis.server(2).resume();
+        }
+
+        assertThat(retry).as("a retry is never refused as not held").isNull();
+        assertThat(first).as("unlock() waited for the paused master's answer").isNull();
+        assertThat(servers).allSatisfy(server -> assertThat(keysOn(server, "late-release")).isZero());
+        assertThat(events.lost).isEmpty();
+        assertThat(events.released).as("released once per master").hasSize(3);
     }
 
     @Test

@@ -11,6 +11,7 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -57,6 +58,14 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
     private final AtomicBoolean closed = new AtomicBoolean();
     /** Per lock key, this client's hold of a lock that has one holder at a time (hand-off locks). */
     private final ConcurrentHashMap<String, Hold> exclusiveHolds = new ConcurrentHashMap<>();
+    /**
+     * Per holder of a lock, oldest first, the holds a new acquisition ended because their explicit
+     * lease ran out ({@link #endIfLeaseRanOut}) while the holder had not released all of it: each
+     * {@code unlock()} it still owes them is answered, once the holds since are released, as an
+     * {@code unlock()} after the lease ran out is ({@link #unlockEnded}). Forgotten one watchdog
+     * timeout after their lease ended ({@link #forgetExpiredHolds}).
+     */
+    private final ConcurrentHashMap<HoldId, ArrayDeque<Hold>> endedUnreleased = new ConcurrentHashMap<>();
     /** Holds that acquisitions may have taken but nobody will use, being taken back. */
     private final HoldUndos undos = new HoldUndos(this);
     /** Ids: this client's random prefix, then a counter (see {@link #newId()}). */
@@ -337,11 +346,21 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
      * Ends a thread's hold whose explicit lease ran out by this client's clock, which counts the
      * lease from Redis's answer, so not before Redis ended it. The holder chose a lease to have the
      * lock end by itself: a self-expiring lock taken again at the next run ({@code tryLock(0, 50, SECONDS)}
-     * every minute, never unlocked) takes a new hold, not one that is gone. Reported released, as
-     * {@link #forgetExpiredHolds} reports such holds; an {@code unlock()} of it before this still
-     * reports the loss. Its hold ids are taken back ({@link HoldUndos}), which changes nothing if
-     * Redis ended them, as it should have; if it has not (a paused server does not expire keys), the
-     * new hold would otherwise join them and its release leave the lock taken.
+     * every minute, never unlocked) takes a new hold, not one that is gone. Its hold ids are taken
+     * back ({@link HoldUndos}), which changes nothing if Redis ended them, as it should have; if it
+     * has not (a paused server does not expire keys), the new hold would otherwise join them and its
+     * release leave the lock taken.
+     *
+     * <p>The holder may also still be inside the hold: {@code lock(5, SECONDS)}, work longer than
+     * that, then a nested {@code lock()}. Nothing tells the two apart until the holder unlocks, so a
+     * hold with holds the holder never released is remembered apart ({@link #endedUnreleased}), and
+     * the {@code unlock()} calls it is still owed are answered after the new hold's own releases (the
+     * inner {@code unlock()} pairs with the new acquisition) as an {@code unlock()} after the lease
+     * ran out is without a new acquisition: {@link LockLostException}, the loss reported once. If
+     * none comes (the self-expiring lock) it is forgotten, and reported released, one watchdog
+     * timeout after its lease ended, as {@link #forgetExpiredHolds} does with a hold nobody took
+     * again. Either way each hold is reported ended once, the way it would have been without the new
+     * acquisition. A hold with nothing left to release is reported released here.
      *
      * @param hold the holder's hold
      * @return whether its explicit lease ran out: the hold ended (here, or already)
@@ -350,10 +369,57 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
         if (hold.millisSinceLeaseEnded() < 0) {
             return false;
         }
-        if (forgetEnded(hold, h -> h.millisSinceLeaseEnded() >= 0)) {
-            hold.holdIds().forEach(holdId -> undos.start(hold.protocol(), hold.keys(), hold.holderId(), holdId));
+        if (forgetIf(hold, h -> h.millisSinceLeaseEnded() >= 0)) {
+            List<String> holdIds = hold.holdIds();
+            holdIds.forEach(holdId -> undos.start(hold.protocol(), hold.keys(), hold.holderId(), holdId));
+            if (!holdIds.isEmpty()) {
+                endedUnreleased.compute(holdIdOf(hold), (key, ended) -> {
+                    ArrayDeque<Hold> next = ended == null ? new ArrayDeque<>(1) : ended;
+                    next.addLast(hold);
+                    return next;
+                });
+            } else if (!hold.lost()) {
+                events.released(hold, 0);
+            }
         }
         return true;  // ended here, or by an overlapping acquisition of the same holder
+    }
+
+    /**
+     * An {@code unlock()} by a holder with no hold left in the registry: if a new acquisition ended
+     * a hold of it whose lease ran out before the holder released all of it
+     * ({@link #endIfLeaseRanOut}), the latest such hold's latest unreleased hold is taken out and
+     * answered as an {@code unlock()} after the lease ran out is: the loss ({@link #releasedLost},
+     * reported once). A hold whose release was sent without an answer is answered as released: the
+     * engine takes a release sent again that finds nothing held as released (see
+     * {@code ScriptedLock.lostBefore}), and the hold was taken back when it ended.
+     *
+     * @param keys     the lock
+     * @param protocol the kind of lock
+     * @param holderId the holder
+     * @return the answer to the {@code unlock()}, or {@code null} if the holder is owed none
+     */
+    CompletableFuture<Void> unlockEnded(LockKeys keys, LockProtocol protocol, String holderId) {
+        Hold[] ended = new Hold[1];
+        Hold.Release[] taken = new Hold.Release[1];
+        endedUnreleased.computeIfPresent(new HoldId(keys.lockKey(), protocol.type(), holderId), (key, holds) -> {
+            while (taken[0] == null && !holds.isEmpty()) {
+                ended[0] = holds.peekLast();
+                taken[0] = ended[0].takeForRelease(null);
+                if (taken[0] == null || taken[0].last()) {
+                    holds.pollLast();  // nothing left in it to answer for
+                }
+            }
+            return holds.isEmpty() ? null : holds;
+        });
+        if (taken[0] == null) {
+            return null;
+        }
+        if (taken[0].retry()) {
+            released(ended[0]);
+            return CompletableFuture.completedFuture(null);
+        }
+        return CompletableFuture.failedFuture(releasedLost(ended[0]));
     }
 
     /**
@@ -549,7 +615,10 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
      * explicit-lease holds never unlocked whose lease ended more than one watchdog timeout ago
      * ({@code lock(10, SECONDS)} used as a self-expiring lock; until then a late {@code unlock()}
      * still reports the loss, after that it finds nothing held), and last holds whose release was
-     * sent but never confirmed nor retried (no longer renewed, so gone after one lease).
+     * sent but never confirmed nor retried (no longer renewed, so gone after one lease). Holds
+     * a new acquisition ended after their lease ran out, whose holder still owed them an
+     * {@code unlock()} ({@link #endedUnreleased}), are forgotten after the same time, and reported
+     * released unless an {@code unlock()} reported them lost.
      */
     private void forgetExpiredHolds() {
         for (Hold hold : holds.values()) {
@@ -558,6 +627,25 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
             }
             forgetEnded(hold, h -> h.millisSinceLeaseEnded() > watchdogLeaseMillis
                     || h.millisSinceUnconfirmedLastRelease() > watchdogLeaseMillis);
+        }
+        for (HoldId holder : endedUnreleased.keySet()) {
+            List<Hold> forgotten = new ArrayList<>(1);
+            endedUnreleased.computeIfPresent(holder, (key, ended) -> {
+                ended.removeIf(hold -> {
+                    boolean expired = hold.millisSinceLeaseEnded() > watchdogLeaseMillis
+                            || hold.millisSinceLost() > watchdogLeaseMillis;
+                    if (expired) {
+                        forgotten.add(hold);
+                    }
+                    return expired;
+                });
+                return ended.isEmpty() ? null : ended;
+            });
+            for (Hold hold : forgotten) {
+                if (!hold.lost()) {
+                    events.released(hold, 0);  // a self-expiring lock's run, never unlocked
+                }
+            }
         }
     }
 
@@ -587,7 +675,7 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
             return false;  // the usual answer, found without the registry's lock (checked again under it)
         }
         boolean[] forgotten = new boolean[1];
-        holds.computeIfPresent(new HoldId(hold.keys().lockKey(), hold.protocol().type(), hold.holderId()),
+        holds.computeIfPresent(holdIdOf(hold),
                 (key, current) -> {
                     forgotten[0] = current == hold && condition.test(hold);
                     return forgotten[0] ? null : current;
@@ -597,6 +685,10 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
             watchdog.unwatch(hold);
         }
         return forgotten[0];
+    }
+
+    private static HoldId holdIdOf(Hold hold) {
+        return new HoldId(hold.keys().lockKey(), hold.protocol().type(), hold.holderId());
     }
 
     @Override
@@ -684,5 +776,11 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
         subscriptions.close();
         // No longer kept by this client: their observations end here, their leases in Redis.
         holds.values().forEach(hold -> hold.observationEnded(false));
+        for (HoldId holder : endedUnreleased.keySet()) {
+            endedUnreleased.computeIfPresent(holder, (key, ended) -> {
+                ended.forEach(hold -> hold.observationEnded(false));
+                return ended;
+            });
+        }
     }
 }

@@ -347,6 +347,11 @@ public class ScriptedLock implements RedisLock, SettableLease {
         Hold hold = engine.hold(keys, protocol, holderId);
         Hold.Release taken = hold == null ? null : hold.takeForRelease(holdId);
         if (taken == null) {
+            // After the holds since, those a new acquisition ended when their lease ran out.
+            CompletableFuture<Void> ended = holdId == null ? engine.unlockEnded(keys, protocol, holderId) : null;
+            if (ended != null) {
+                return ended;
+            }
             return CompletableFuture.failedFuture(new IllegalMonitorStateException(
                     "Lock '" + name + "' is not held by " + describe(holderId)));
         }

@@ -48,9 +48,18 @@
  *   <li><b>Who may forget a hold</b> (this client's registry, never Redis): a release Redis
  *       confirmed; an undo; the registry's sweep, for holds found lost a watchdog timeout ago, for
  *       explicit leases that ran out a watchdog timeout ago and were never unlocked, and for last
- *       holds whose release was never confirmed; and a new acquisition by the same holder after
+ *       holds whose release was never confirmed; and a new acquisition by the same thread after
  *       its explicit lease ran out (the hold ended with its lease; the acquisition is a new one).
- *       A lost watchdog hold is not forgotten by a re-entry: that re-entry reports the loss.</li>
+ *       A lost watchdog hold is not forgotten by a re-entry: that re-entry reports the loss; nor
+ *       is an explicit holder's (its acquisitions may overlap). A hold forgotten by a new
+ *       acquisition keeps, apart from the registry, the {@code unlock()} calls its holder still
+ *       owes it (the thread may have been inside it: {@code lock(5, SECONDS)}, longer work, a
+ *       nested {@code lock()}): once the holds taken since are released, each is answered as an
+ *       {@code unlock()} after the lease ran out is, with {@code LockLostException} and the loss
+ *       reported once; only the sweep forgets them, one watchdog timeout after the lease ended
+ *       (reported released then if no {@code unlock()} came: a self-expiring lock). Whatever
+ *       forgets a hold, each hold is reported ended once, released or lost, and an
+ *       {@code unlock()} the holder owes is never refused as not held while it is remembered.</li>
  *   <li><b>Yield</b>: after {@code MAX_HAND_OFFS_IN_A_ROW} local hand-offs a release keeps the lock
  *       briefly for waiters of other clients, only when one of them asked for it (the hash's
  *       {@code #wanted}) and listens. <b>Keep</b>: a release that leaves the lock taken by nobody
