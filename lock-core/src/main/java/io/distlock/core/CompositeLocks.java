@@ -1,6 +1,7 @@
 package io.distlock.core;
 
 import io.distlock.core.engine.RedisFailures;
+import io.distlock.core.engine.RetrySafeRelease;
 import io.distlock.core.engine.SettableLease;
 
 import java.util.List;
@@ -11,7 +12,8 @@ import java.util.function.Function;
 
 /**
  * What the locks made of other locks ({@link MultiLock}, {@link RedLock}) share: releasing a
- * component with one retry when Redis did not confirm it (safe: a release never happens twice),
+ * component with one retry when Redis did not confirm it, if its release is safe to send again
+ * ({@link RetrySafeRelease}; a composite component decided for its own components and is not retried),
  * giving a component its explicit lease once all are held, wait deadlines that cannot overflow,
  * and waiting for answers.
  */
@@ -24,7 +26,7 @@ final class CompositeLocks {
      * @param lock     a component
      * @param holderId its holder
      * @return completes when the component confirmed the release; a {@link LockException} (no
-     *         answer) is retried once
+     *         answer) is retried once if the component is a {@link RetrySafeRelease}
      */
     static CompletableFuture<Void> unlockRetryingOnce(RedisLock lock, String holderId) {
         return releaseRetryingOnce(lock, component -> component.unlockAsync(holderId));
@@ -34,21 +36,29 @@ final class CompositeLocks {
      * @param lock    a component
      * @param release the release call, on the component
      * @return completes when the component confirmed the release; a {@link LockException} (no
-     *         answer) is retried once
+     *         answer) is retried once if the component is a {@link RetrySafeRelease}
      */
     static CompletableFuture<Void> releaseRetryingOnce(RedisLock lock,
                                                        Function<RedisLock, CompletableFuture<Void>> release) {
-        return releaseOnce(lock, release).exceptionallyCompose(error -> unwrap(error) instanceof LockException
-                ? releaseOnce(lock, release) : CompletableFuture.failedFuture(error));
+        CompletableFuture<Void> first = releaseOnce(lock, release);
+        return !(lock instanceof RetrySafeRelease) ? first
+                : first.exceptionallyCompose(error -> unwrap(error) instanceof LockException
+                        ? releaseOnce(lock, release) : CompletableFuture.failedFuture(error));
     }
 
     /**
-     * Releases a component held by the calling thread; a {@link LockException} is retried once.
+     * Releases a component held by the calling thread; a {@link LockException} is retried once if
+     * the component is a {@link RetrySafeRelease}, else thrown as it is.
      *
      * @param lock a component
-     * @throws LockException if Redis confirmed neither attempt (the hold ends with its lease)
+     * @throws LockException if Redis confirmed neither attempt (the hold ends with its lease), or
+     *                       what a composite component decided
      */
     static void unlockRetryingOnce(RedisLock lock) {
+        if (!(lock instanceof RetrySafeRelease)) {
+            lock.unlock();
+            return;
+        }
         try {
             lock.unlock();
         } catch (LockException unconfirmed) {

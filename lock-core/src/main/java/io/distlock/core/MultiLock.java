@@ -131,9 +131,10 @@ public final class MultiLock implements RedisLock, SettableLease {
     }
 
     /**
-     * Releases every lock, last acquired first; all are tried even if some fail. A component
-     * release Redis did not confirm is sent once more; unlike a single lock's, a failed
-     * {@code unlock()} of a MultiLock must not be called again.
+     * Releases every lock, last acquired first; all are tried even if some fail. The release of a
+     * lock of a {@link LockClient} that Redis did not confirm is sent once more; a composite
+     * component ({@link MultiLock}, {@link RedLock}) decides for its own components and is not.
+     * Unlike a single lock's, a failed {@code unlock()} of a MultiLock must not be called again.
      *
      * @throws IllegalMonitorStateException (or {@link LockLostException}, {@link LockException}) the
      *                                      first failure, later ones suppressed in it
@@ -339,8 +340,8 @@ public final class MultiLock implements RedisLock, SettableLease {
     }
 
     /**
-     * Releases components {@code count-1 .. 0} of the calling thread, each once (a release Redis
-     * did not confirm is sent once more, which is safe). Do not call it again after a failure: the
+     * Releases components {@code count-1 .. 0} of the calling thread, each once (a single lock's
+     * release Redis did not confirm is sent once more, which is safe; a composite's is not). Do not call it again after a failure: the
      * components that were released would be released twice.
      *
      * @param primary a failure already on its way to the caller: release failures are suppressed

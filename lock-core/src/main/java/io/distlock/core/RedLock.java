@@ -210,7 +210,8 @@ public final class RedLock implements RedisLock, SettableLease {
 
     /**
      * Releases the holder's latest hold on every master that granted it (a release a master did
-     * not confirm is sent once more, which is safe).
+     * not confirm is sent once more, which is safe). A failure is final: the hold is out of this
+     * RedLock's books, and calling it again is refused as not held.
      *
      * @return fails with {@link IllegalMonitorStateException} if the holder holds nothing, with
      *         {@link LockLostException} if a majority no longer had it, with {@link LockException}

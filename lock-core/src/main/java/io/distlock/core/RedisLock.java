@@ -114,7 +114,8 @@ public interface RedisLock extends Lock {
      * @param holderId the id given to {@link #tryLockAsync(long, long, TimeUnit, String)}
      * @return a future that fails with {@link IllegalMonitorStateException} if the holder holds
      *         nothing, {@link LockLostException} if its lease was lost, {@link LockException} if
-     *         Redis fails (then retrying is safe)
+     *         Redis fails (then retrying is safe, for a lock of a {@link LockClient}; a
+     *         {@link MultiLock}'s or {@link RedLock}'s failure is final)
      */
     CompletableFuture<Void> unlockAsync(String holderId);
 

@@ -23,6 +23,7 @@ import static java.util.concurrent.TimeUnit.SECONDS;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 /** All or nothing over locks of two independent Redis servers. */
 @Timeout(60)
@@ -359,6 +360,42 @@ class MultiLockTest {
         assertThat(other.tryLock(10, SECONDS)).isTrue();
         assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - heldAt))
                 .as("when another client got the lock").isGreaterThanOrEqualTo(LEASE_MILLIS - 400);
+    }
+
+    /**
+     * A MultiLock nested in another, one of whose components Redis does not answer (its release
+     * sent twice within its command limit): the inner MultiLock releases its other component and
+     * fails with LockException. The outer one used to release the inner one again, which released
+     * that other component a second time, taking the hold its holder had of it before.
+     */
+    @Test
+    void aNestedMultiLockWhoseReleaseFailedIsNotReleasedAgain() throws Exception {
+        LockClient a = clients.open(redis.server(0));
+        LockClient b = clients.open(redis.server(1), builder -> builder.commandTimeout(Duration.ofMillis(300)));
+        RedisLock alsoHeldAlone = a.getLock("nested-held");
+        MultiLock inner = new MultiLock(alsoHeldAlone, b.getLock("nested-unanswered"));
+        MultiLock outer = new MultiLock(inner, a.getLock("nested-last"));
+        alsoHeldAlone.lock();
+        outer.lock();
+        assertThat(alsoHeldAlone.getHoldCount()).isEqualTo(2);
+
+        redis.server(1).pause();
+        Throwable failure;
+        try {
+            failure = catchThrowable(outer::unlock);
+        } finally {
+            redis.server(1).resume();
+        }
+
+        assertThat(failure).isExactlyInstanceOf(LockException.class);
+        assertThat(a.getLock("nested-last").isLocked()).isFalse();
+        assertThat(alsoHeldAlone.getHoldCount()).as("the composite's hold released once, the holder's own kept")
+                .isEqualTo(1);
+        assertThat(alsoHeldAlone.isHeldByCurrentThread()).isTrue();
+        alsoHeldAlone.unlock();
+        assertThat(alsoHeldAlone.isLocked()).isFalse();
+        awaitTrue("the paused server ran the release sent to it", Duration.ofSeconds(10),
+                () -> "0".equals(redis.server(1).commandString("EXISTS", "distlock:{nested-unanswered}")));
     }
 
     @Test

@@ -13,6 +13,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import static io.distlock.test.Polling.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -220,6 +221,49 @@ class RedLockTest {
         assertThat(servers).allSatisfy(server -> assertThat(keysOn(server, "late-release")).isZero());
         assertThat(events.lost).isEmpty();
         assertThat(events.released).as("released once per master").hasSize(3);
+    }
+
+    /**
+     * A MultiLock over a RedLock and a single lock. Two of the three masters do not answer the
+     * RedLock's release (each master's release was already sent twice, within its command limit),
+     * so the RedLock fails with LockException, its hold already out of its books. The MultiLock
+     * used to release it once more and got IllegalMonitorStateException ("not held") instead of
+     * that LockException; a composite decides for its components and is not retried.
+     */
+    @Test
+    void aMultiLockOverARedLockReportsTheRedLocksUnconfirmedReleaseAndReleasesNothingTwice() throws Exception {
+        RecordingListener masterEvents = new RecordingListener();
+        RedLock redLock = new RedLock(redis.servers().stream().map(server -> clients.open(server, b -> b
+                        .listener(masterEvents).commandTimeout(Duration.ofMillis(300))).getLock("red-in-multi"))
+                .toArray(RedisLock[]::new));
+        RecordingListener singleEvents = new RecordingListener();
+        RedisLock single = clients.open(redis.server(0), b -> b.listener(singleEvents)).getLock("single-in-multi");
+        MultiLock both = new MultiLock(redLock, single);
+        both.lock(30, TimeUnit.SECONDS);
+
+        redis.server(1).pause();
+        redis.server(2).pause();
+        Throwable failure;
+        try {
+            failure = catchThrowable(both::unlock);
+        } finally {
+            redis.server(1).resume();
+            redis.server(2).resume();
+        }
+
+        assertThat(failure).as("the RedLock's own decision, not a refused retry")
+                .isExactlyInstanceOf(LockException.class).hasMessageContaining("1 of 3 masters confirmed");
+        assertThat(single.isLocked()).isFalse();
+        assertThat(singleEvents.released).as("the single lock released once").hasSize(1);
+        assertThat(keysOn(redis.server(0), "red-in-multi")).isZero();
+        // The releases the paused masters were sent run once they answer again, counted once each.
+        awaitTrue("the paused masters ran the releases sent to them", Duration.ofSeconds(10),
+                () -> keysOn(redis.server(1), "red-in-multi") == 0 && keysOn(redis.server(2), "red-in-multi") == 0);
+        assertThat(masterEvents.lost).isEmpty();
+        assertThat(singleEvents.lost).isEmpty();
+        assertThatThrownBy(both::unlock).as("nothing left to release")
+                .isExactlyInstanceOf(IllegalMonitorStateException.class);
+        assertThat(singleEvents.released).hasSize(1);
     }
 
     @Test

@@ -16,7 +16,7 @@ import java.util.function.Supplier;
  * (thread holders, blocking and async acquisition, leases, retry-safe release, lost leases) in one
  * place for every kind of lock.
  */
-public class ScriptedLock implements RedisLock, SettableLease {
+public class ScriptedLock implements RedisLock, SettableLease, RetrySafeRelease {
 
     /**
      * Most hand-offs between holders of one client in a row before a release goes through Redis
