@@ -73,7 +73,7 @@ class AbandonedCallsTest {
                     } catch (LockAcquisitionException e) {
                         interruptedCalls.incrementAndGet();
                     } catch (LockException e) {
-                        // interrupted while releasing: the release goes on without us
+                        // Redis did not confirm a release (an interrupt no longer stops the release)
                     }
                     Thread.interrupted();
                 }

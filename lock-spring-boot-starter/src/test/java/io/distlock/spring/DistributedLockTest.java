@@ -37,6 +37,7 @@ import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 @Timeout(60)
 class DistributedLockTest {
@@ -139,6 +140,22 @@ class DistributedLockTest {
         }
     }
 
+    /**
+     * A locked method that returns with its thread's interrupt status set, Redis paused for half a
+     * second so that the release cannot be answered before the aspect waits for it.
+     */
+    public static class SelfInterrupting {
+        @DistributedLock(key = "#id")
+        public String run(String id) {
+            String held = redis.server().commandString("EXISTS", "distlock:{SelfInterrupting.run:" + id + "}");
+            redis.server().pause();
+            CompletableFuture.runAsync(() -> redis.server().resume(),
+                    CompletableFuture.delayedExecutor(500, TimeUnit.MILLISECONDS));
+            Thread.currentThread().interrupt();
+            return held;
+        }
+    }
+
     @Configuration(proxyBeanMethods = false)
     static class Services {
         @Bean
@@ -189,6 +206,33 @@ class DistributedLockTest {
             assertThat(service.quick("q1")).isEqualTo("1");
             assertThat(context.getBean(Inventory.class).reserve("sku-9")).isTrue();
             assertThat(redis.server().commandString("EXISTS", "distlock:{OrderService.pay:7}")).isEqualTo("0");
+        });
+    }
+
+    /**
+     * The release waits for its own decision through the interrupt: it used to throw at once
+     * "Interrupted while releasing ...; they are released when their lease ends" while the release
+     * went on and released them.
+     */
+    @Test
+    void aMethodThatReturnsInterruptedStillReleasesAndKeepsTheInterruptStatus() {
+        runner.withBean(SelfInterrupting.class).run(context -> {
+            SelfInterrupting service = context.getBean(SelfInterrupting.class);
+            Object[] result = new Object[1];
+            Throwable failure;
+            boolean stillInterrupted;
+            try {
+                failure = catchThrowable(() -> result[0] = service.run("i1"));
+                stillInterrupted = Thread.interrupted();
+            } finally {
+                Thread.interrupted();
+                redis.server().resume();
+            }
+            assertThat(failure).as("no failure from the release").isNull();
+            assertThat(result[0]).as("the method ran holding the lock").isEqualTo("1");
+            assertThat(stillInterrupted).as("the interrupt status is kept for the caller").isTrue();
+            assertThat(redis.server().commandString("EXISTS", "distlock:{SelfInterrupting.run:i1}"))
+                    .as("released, not left to its lease").isEqualTo("0");
         });
     }
 

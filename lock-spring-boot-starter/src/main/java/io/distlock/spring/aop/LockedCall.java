@@ -22,7 +22,11 @@ import java.util.concurrent.atomic.AtomicReference;
  * The locks of one call of a {@link DistributedLock} method, all under one holder id, as one
  * {@link MultiLock}: acquired in their (sorted) order within one wait time, all or nothing, and
  * released in reverse order, once. The async forms never block, so they serve Reactor and
- * futures; the blocking forms wait on them with a limit, so a lost answer cannot hang a thread.
+ * futures; the blocking acquisition waits on them with a limit, so a lost answer cannot hang a
+ * thread. The blocking release waits for the release's own decision, with no limit of its own:
+ * each Redis call of a release is bounded by the client's command timeout, and only that decides
+ * that an answer did not come (a caller told "no answer" while the release was still in flight
+ * would be told wrongly that the locks end with their lease).
  */
 final class LockedCall {
 
@@ -129,23 +133,32 @@ final class LockedCall {
     }
 
     /**
-     * Releases every lock, waiting on the calling thread.
+     * Releases every lock, waiting on the calling thread until the release decided, however long
+     * that takes (its Redis calls bound themselves). Interrupts do not stop the wait, so a method
+     * that returns with its thread's interrupt status set still releases; the status is kept.
      *
      * @throws RuntimeException the first release failure ({@link io.distlock.core.LockLostException}
-     *                          if a lease was lost), later ones suppressed in it
+     *                          if a lease was lost, {@link LockException} if Redis did not confirm
+     *                          a release: that lock ends with its lease), later ones suppressed in it
      */
     void release() {
+        CompletableFuture<Void> releasing = releaseAsync();
+        boolean interrupted = false;
         try {
-            releaseAsync().get(answerLimitMillis() * locks.size(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new LockException("Interrupted while releasing " + describe()
-                    + "; they are released when their lease ends", e);
-        } catch (TimeoutException e) {
-            throw new LockException("No answer from Redis while releasing " + describe()
-                    + "; they are released when their lease ends");
-        } catch (ExecutionException e) {
-            throw unchecked(e.getCause());
+            while (true) {
+                try {
+                    releasing.get();
+                    return;
+                } catch (InterruptedException e) {
+                    interrupted = true;  // keep waiting for the same decision
+                } catch (ExecutionException e) {
+                    throw unchecked(e.getCause());
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
