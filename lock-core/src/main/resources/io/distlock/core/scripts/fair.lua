@@ -183,16 +183,12 @@ if op == 'lock' then
 end
 
 if op == 'unlock' then
-    local again = remembered_release(KEYS[5])
-    if again then
-        return again
-    end
     local count = redis.call('hget', KEYS[1], holder)
     if not count then
-        return remember_release(KEYS[5], ARGV[7], -1, 0)
+        return not_here(KEYS[5], ARGV[7], nil)
     end
     if redis.call('hdel', KEYS[1], '#' .. ARGV[6]) == 0 then
-        return remember_release(KEYS[5], ARGV[7], 0, tonumber(count))
+        return not_here(KEYS[5], ARGV[7], count)
     end
     count = redis.call('hincrby', KEYS[1], holder, -1)
     if count > 0 then

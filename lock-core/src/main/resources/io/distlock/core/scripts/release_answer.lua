@@ -2,7 +2,9 @@
 -- fair.lua, see Scripts). A release keeps its answer under a key of the hold it ends (the answer
 -- key, in the lock's slot) for a while, so that the same release run again (Lettuce sends a
 -- command again after a reconnect when its answer was lost; the engine sends an unconfirmed
--- release again) answers as its first run did and changes nothing.
+-- release again) answers as its first run did and changes nothing. A run that finds the hold it
+-- releases still there is the first: only a run that does not ({not_here}) looks for an earlier
+-- one, so the common release reads no answer key.
 --
 -- An answer key holds '<code>:<count>', code 1 (released), 0 (that hold was not there) or -1 (the
 -- holder held nothing), count the holder's hold count after it; or 'handed' (hand_off.lua handed
@@ -30,3 +32,17 @@ local function remember_release(answer_key, ttl, code, count)
     return {code, count}
 end
 
+-- What a release answers when the hold it releases is not there: what an earlier run of it
+-- answered, if one is remembered (it released the hold, or found it missing too); else {0, count}
+-- if the holder still has other holds (count, from the lock), {-1, 0} if it holds nothing (nil).
+-- Either answer is remembered in turn.
+local function not_here(answer_key, ttl, count)
+    local again = remembered_release(answer_key)
+    if again then
+        return again
+    end
+    if count then
+        return remember_release(answer_key, ttl, 0, tonumber(count))
+    end
+    return remember_release(answer_key, ttl, -1, 0)
+end

@@ -22,18 +22,14 @@
 --          {0, count} that hold is not there, nothing changed; {-1, 0} the holder holds nothing
 --          of this half (its lease ended or the lock was deleted); {-2, 0} it held nothing when
 --          an earlier run of this release looked
-local again = remembered_release(KEYS[4])
-if again then
-    return again
-end
 local field = (ARGV[3] == 'read' and 'r:' or 'w:') .. ARGV[1]
 local count = redis.call('hget', KEYS[1], field)
 if not count then
-    return remember_release(KEYS[4], ARGV[6], -1, 0)
+    return not_here(KEYS[4], ARGV[6], nil)
 end
 local marker = '#' .. ARGV[2]
 if redis.call('hget', KEYS[1], marker) ~= field then
-    return remember_release(KEYS[4], ARGV[6], 0, tonumber(count))
+    return not_here(KEYS[4], ARGV[6], count)
 end
 redis.call('hdel', KEYS[1], marker)
 count = redis.call('hincrby', KEYS[1], field, -1)

@@ -40,22 +40,18 @@
 --                      changed; count is the holder's hold count
 --          {-1, 0}     the holder holds nothing (its lease expired or the lock was deleted)
 --          {-2, 0}     the holder held nothing when an earlier run of this same release looked
-local again = remembered_release(KEYS[3])
-if again then
-    return again
-end
 local count = redis.call('hget', KEYS[1], ARGV[1])
 if not count then
-    return remember_release(KEYS[3], ARGV[5], -1, 0)
+    return not_here(KEYS[3], ARGV[5], nil)
 end
 if redis.call('hdel', KEYS[1], '#' .. ARGV[2]) == 0 then
-    return remember_release(KEYS[3], ARGV[5], 0, tonumber(count))
+    return not_here(KEYS[3], ARGV[5], count)
 end
 count = redis.call('hincrby', KEYS[1], ARGV[1], -1)
 if count > 0 then
     return remember_release(KEYS[3], ARGV[5], 1, count)
 end
-local wanted = redis.call('hget', KEYS[1], '#wanted')
+local wanted = ARGV[6] == 'yield' and redis.call('hget', KEYS[1], '#wanted')
 redis.call('del', KEYS[1])
 if ARGV[6] == 'keep' then
     redis.call('hset', KEYS[1], '#kept', ARGV[1])
