@@ -73,17 +73,21 @@ final class CompositeLocks {
     }
 
     /**
-     * Gives a component, acquired with the watchdog, its explicit lease from now.
+     * Gives a component, acquired with the watchdog, its explicit lease from now; or without a
+     * lease confirms it still held (see {@link SettableLease}).
      *
-     * @param lock  a component
-     * @param lease the call, on the component (see {@link SettableLease})
-     * @return what the component answered; fails with {@link UnsupportedOperationException} if it
-     *         cannot take a lease once held
+     * @param lock        a component
+     * @param leaseMillis the lease the call gives, {@code <= 0} to confirm the hold
+     * @param lease       the call, on the component
+     * @return what the component answered; for a component that cannot be asked (not a
+     *         {@link SettableLease}): done at once when only confirming (it is taken as it is),
+     *         failed with {@link UnsupportedOperationException} for a lease
      */
-    static CompletableFuture<Void> leaseFromNow(RedisLock lock,
+    static CompletableFuture<Void> leaseFromNow(RedisLock lock, long leaseMillis,
                                                 Function<SettableLease, CompletableFuture<Void>> lease) {
         if (!(lock instanceof SettableLease settable)) {
-            return CompletableFuture.failedFuture(notSettable(lock));
+            return leaseMillis <= 0 ? CompletableFuture.completedFuture(null)
+                    : CompletableFuture.failedFuture(notSettable(lock));
         }
         try {
             return lease.apply(settable);

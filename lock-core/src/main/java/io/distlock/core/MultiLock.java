@@ -210,12 +210,12 @@ public final class MultiLock implements RedisLock, SettableLease {
     @Override
     public CompletableFuture<Void> leaseFromNow(String holderId, long leaseMillis, long acquiringSinceNanos) {
         Objects.requireNonNull(holderId, "holderId must not be null");
-        return leaseEach(locks.size(), lock -> lock.leaseFromNow(holderId, leaseMillis, acquiringSinceNanos));
+        return leaseEach(locks, leaseMillis, lock -> lock.leaseFromNow(holderId, leaseMillis, acquiringSinceNanos));
     }
 
     @Override
     public CompletableFuture<Void> leaseFromNow(long leaseMillis, long acquiringSinceNanos) {
-        return leaseEach(locks.size(), lock -> lock.leaseFromNow(leaseMillis, acquiringSinceNanos));
+        return leaseEach(locks, leaseMillis, lock -> lock.leaseFromNow(leaseMillis, acquiringSinceNanos));
     }
 
     /**
@@ -310,16 +310,15 @@ public final class MultiLock implements RedisLock, SettableLease {
         return index == locks.size() - 1 ? leaseMillis : WATCHDOG;
     }
 
-    /** Gives components {@code 0 .. count-1}, acquired with the watchdog, their lease from now, all at once. */
-    private CompletableFuture<Void> leaseEach(int count, Function<SettableLease, CompletableFuture<Void>> lease) {
-        return leaseEach(locks.subList(0, count), lease);
-    }
-
-    private static CompletableFuture<Void> leaseEach(List<RedisLock> components,
+    /**
+     * Gives the components, acquired with the watchdog, their lease from now, or confirms them
+     * still held ({@link CompositeLocks#leaseFromNow}), all at once.
+     */
+    private static CompletableFuture<Void> leaseEach(List<RedisLock> components, long leaseMillis,
                                                      Function<SettableLease, CompletableFuture<Void>> lease) {
         List<CompletableFuture<Void>> leases = new ArrayList<>(components.size());
         for (RedisLock lock : components) {
-            leases.add(CompositeLocks.leaseFromNow(lock, lease));
+            leases.add(CompositeLocks.leaseFromNow(lock, leaseMillis, lease));
         }
         return allOrFirstFailure(leases);
     }
@@ -334,9 +333,7 @@ public final class MultiLock implements RedisLock, SettableLease {
      */
     private CompletableFuture<Void> settleFirstOnes(long leaseMillis,
                                                     Function<SettableLease, CompletableFuture<Void>> lease) {
-        List<RedisLock> firstOnes = locks.subList(0, locks.size() - 1);
-        return leaseEach(leaseMillis > 0 ? firstOnes
-                : firstOnes.stream().filter(SettableLease.class::isInstance).toList(), lease);
+        return leaseEach(locks.subList(0, locks.size() - 1), leaseMillis, lease);
     }
 
     /**

@@ -260,7 +260,7 @@ public final class RedLock implements RedisLock, SettableLease {
             return CompletableFuture.failedFuture(notHeldBy(holderId));
         }
         long start = System.nanoTime();
-        return askMasters(latest[0], lock -> CompositeLocks.leaseFromNow(lock,
+        return askMasters(latest[0], lock -> CompositeLocks.leaseFromNow(lock, leaseMillis,
                 master -> master.leaseFromNow(holderId, leaseMillis, acquiringSinceNanos))).thenCompose(replies -> {
             long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             if (replies.confirmed() >= quorum && (leaseMillis <= 0 || valid(leaseMillis, elapsedMillis))) {

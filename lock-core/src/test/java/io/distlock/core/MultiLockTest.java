@@ -9,6 +9,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -396,6 +398,40 @@ class MultiLockTest {
         assertThat(alsoHeldAlone.isLocked()).isFalse();
         awaitTrue("the paused server ran the release sent to it", Duration.ofSeconds(10),
                 () -> "0".equals(redis.server(1).commandString("EXISTS", "distlock:{nested-unanswered}")));
+    }
+
+    /**
+     * Without a lease, a component that cannot be asked whether it still holds (a lock of the
+     * application's own, not a {@link SettableLease}) is taken as it is, also inside a nested
+     * composite; with a lease it is refused before anything is acquired.
+     */
+    @Test
+    void aLockOfTheApplicationsOwnInsideANestedMultiLockIsTakenAsItIs() throws Exception {
+        LockClient a = clients.open(redis.server(0));
+        LockClient b = clients.open(redis.server(1));
+        RedisLock own = ownLock(a.getLock("own"));
+        MultiLock outer = new MultiLock(new MultiLock(own, a.getLock("own-x")), b.getLock("own-y"));
+
+        outer.lock();
+        assertThat(outer.isHeldByCurrentThread()).isTrue();
+        assertThat(outer.leaseFromNow(-1, System.nanoTime() - SECONDS.toNanos(60)).get(10, SECONDS))
+                .as("confirmed, asking only the locks that can be asked").isNull();
+        outer.unlock();
+        assertThat(outer.locks()).noneMatch(RedisLock::isLocked);
+        assertThatThrownBy(() -> outer.tryLock(1, 5, SECONDS)).isInstanceOf(UnsupportedOperationException.class);
+        assertThat(a.getLock("own").isLocked()).isFalse();
+    }
+
+    /** @return the lock behind an interface of the application's own: a RedisLock and nothing else */
+    private static RedisLock ownLock(RedisLock lock) {
+        return (RedisLock) Proxy.newProxyInstance(RedisLock.class.getClassLoader(), new Class<?>[] {RedisLock.class},
+                (proxy, method, args) -> {
+                    try {
+                        return method.invoke(lock, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
     }
 
     @Test
