@@ -18,7 +18,9 @@ import reactor.core.Disposable;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.ToIntFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -35,6 +37,12 @@ import java.util.regex.Pattern;
  * (at-least-once), so an answer that arrives after a drop may come from a second run.
  */
 public final class RedisConnections implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(RedisConnections.class.getName());
+    /** How long the client's event loops get to finish their work when it shuts down. */
+    private static final long SHUTDOWN_SECONDS = 2;
+    /** How much longer closing waits for the shutdown to complete. */
+    private static final long SHUTDOWN_MARGIN_SECONDS = 3;
 
     private static final Pattern VERSION = Pattern.compile("redis_version:(\\d+)");
 
@@ -230,7 +238,7 @@ public final class RedisConnections implements AutoCloseable {
         closeQuietly(connection);
         client.removeListener(drops);
         if (owned) {
-            client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            shutDown(client);
         }
     }
 
@@ -239,7 +247,27 @@ public final class RedisConnections implements AutoCloseable {
         closeQuietly(connection);
         client.removeListener(drops);
         if (owned) {
-            client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            shutDown(client);
+        }
+    }
+
+    /**
+     * Shuts a client of the engine's own down, waiting a bounded time. Lettuce's own blocking
+     * {@code shutdown} waits without limit for its shutdown to complete, and that completion can
+     * fail to come (seen after the server was stopped while a connection was reconnecting to it):
+     * closing a lock client must not hang, so the rest of the shutdown goes on by itself.
+     */
+    private static void shutDown(AbstractRedisClient client) {
+        try {
+            client.shutdownAsync(0, SHUTDOWN_SECONDS, TimeUnit.SECONDS)
+                    .get(SHUTDOWN_SECONDS + SHUTDOWN_MARGIN_SECONDS, TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            LOG.log(System.Logger.Level.WARNING, "The Redis client did not shut down within "
+                    + (SHUTDOWN_SECONDS + SHUTDOWN_MARGIN_SECONDS) + " s; closing goes on without waiting for it");
+        } catch (ExecutionException e) {
+            LOG.log(System.Logger.Level.WARNING, "Shutting the Redis client down failed", e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
