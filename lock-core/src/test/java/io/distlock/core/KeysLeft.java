@@ -7,8 +7,9 @@ import java.util.List;
 
 /**
  * What the engine left in a Redis server: its keys, but the answers the engine remembers for a
- * while so that a command sent again answers as its first run did ({@code <lock>:released:<hold id>},
- * {@code <lock>:forced:<call id>}), which end by themselves and are no lock state. How tests see
+ * while so that a command sent again answers as its first run did (the answer books
+ * {@code <lock>:released} and {@code <lock>:released:before}, {@code <lock>:forced:<call id>}),
+ * which end by themselves and are no lock state. How tests see
  * whether anything was left behind. Shared with other modules' tests through lock-core's test jar.
  */
 public final class KeysLeft {
@@ -49,6 +50,6 @@ public final class KeysLeft {
      * @return whether it keeps a remembered answer of a release or a force-unlock
      */
     public static boolean isRememberedAnswer(String key) {
-        return key.contains("}:released:") || key.contains("}:forced:");
+        return key.endsWith("}:released") || key.endsWith("}:released:before") || key.contains("}:forced:");
     }
 }

@@ -76,8 +76,10 @@ public final class FairProtocol implements LockProtocol {
 
     /** @param inOrder whether it must run before what is sent after it ({@link #releaseInOrder}) */
     private CompletableFuture<ReleaseReply> unlock(boolean inOrder, LockKeys keys, String holderId, String holdId) {
-        String[] unlockKeys = lockKeys(keys, keys.releaseAnswer(holdId));
-        String[] args = arguments(keys, "unlock", holderId, holdId, Long.toString(holds.answerKeptMillis()));
+        ReleaseAnswers answers = holds.answers();
+        String[] unlockKeys = lockKeys(keys, keys.answerBook(), keys.previousAnswerBook());
+        String[] args = arguments(keys, "unlock", holderId, holdId, Long.toString(answers.keptMillis()),
+                answers.takeRead(keys));
         CompletableFuture<List<Long>> reply = scripts.run(inOrder, Scripts.FAIR, ScriptOutputType.MULTI, unlockKeys,
                 args);
         return reply.thenApply(ReleaseReply::of);

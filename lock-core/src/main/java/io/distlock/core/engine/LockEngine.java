@@ -52,6 +52,7 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
     private final LockProtocol fair;
     private final LockProtocol read;
     private final LockProtocol write;
+    private final ReleaseAnswers releaseAnswers;
     private final ConcurrentHashMap<HoldId, Hold> holds = new ConcurrentHashMap<>();
     /** Acquisitions that wait for their lock (joined its channel), for {@link #locks()}. */
     private final Set<Acquisition> waiting = ConcurrentHashMap.newKeySet();
@@ -106,19 +107,20 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
         this.events = events;
         this.watchdog = new LeaseWatchdog(scheduler, watchdogLeaseMillis, RENEWAL_BATCH_SIZE, connections.slotOf(),
                 this);
+        ReleaseAnswers answers = new ReleaseAnswers(answerKeptMillis(commandTimeoutMillis));
+        this.releaseAnswers = answers;
         scheduler.scheduleWithFixedDelay(this::forgetExpiredHolds, watchdogLeaseMillis, watchdogLeaseMillis,
                 TimeUnit.MILLISECONDS);
         ScriptExecutor scripts = new ScriptExecutor(commands);
         String publish = connections.publishCommand();
-        long answerKept = answerKeptMillis(commandTimeoutMillis);
         // The lock hash notes the holding client ('#client'): by a short tag, which every lock held
         // carries, rather than the 36-character client id.
-        ReentrantProtocol plain = new ReentrantProtocol(idPrefix, scripts, publish, false, answerKept);
+        ReentrantProtocol plain = new ReentrantProtocol(idPrefix, scripts, publish, false, answers);
         this.reentrant = replicated(plain, replicaAcks);
-        this.fenced = replicated(new ReentrantProtocol(idPrefix, scripts, publish, true, answerKept), replicaAcks);
+        this.fenced = replicated(new ReentrantProtocol(idPrefix, scripts, publish, true, answers), replicaAcks);
         this.fair = replicated(new FairProtocol(clientId, scripts, publish, fairSlotMillis, plain), replicaAcks);
-        this.read = replicated(new ReadWriteProtocol(scripts, publish, false, answerKept), replicaAcks);
-        this.write = replicated(new ReadWriteProtocol(scripts, publish, true, answerKept), replicaAcks);
+        this.read = replicated(new ReadWriteProtocol(scripts, publish, false, answers), replicaAcks);
+        this.write = replicated(new ReadWriteProtocol(scripts, publish, true, answers), replicaAcks);
     }
 
     /**
@@ -137,6 +139,11 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
 
     private static LockProtocol replicated(LockProtocol protocol, ReplicaAcks replicaAcks) {
         return replicaAcks == null ? protocol : new ReplicatedProtocol(protocol, replicaAcks);
+    }
+
+    /** @return where releases keep their answers, and which of them this client has read */
+    ReleaseAnswers releaseAnswers() {
+        return releaseAnswers;
     }
 
     /** @return the client's unique id */
@@ -621,6 +628,7 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
      * released unless an {@code unlock()} reported them lost.
      */
     private void forgetExpiredHolds() {
+        releaseAnswers.forgetUnsent();
         for (Hold hold : holds.values()) {
             if (forgetIf(hold, h -> h.millisSinceLost() > watchdogLeaseMillis)) {
                 continue;  // reported when found lost; a later unlock() finds nothing held

@@ -39,11 +39,16 @@ public record LockKeys(String lockKey, String channel) {
     }
 
     /**
-     * @param holdId a hold's id
-     * @return the key that keeps the answer of that hold's release for a while, so that the same
-     *         release run again answers "released before" (see {@code unlock.lua})
+     * @return the lock's answer book: the hash in which each release of the lock keeps its answer
+     *         for a while, under its hold id, so that the same release run again answers "released
+     *         before" (see {@code release_answer.lua})
      */
-    public String releaseAnswer(String holdId) {
-        return derived("released:" + holdId);
+    public String answerBook() {
+        return derived("released");
+    }
+
+    /** @return the lock's previous answer book, where answers not acknowledged age out (see {@link #answerBook}) */
+    public String previousAnswerBook() {
+        return derived("released:before");
     }
 }

@@ -32,7 +32,8 @@ public interface LockProtocol {
 
     /**
      * Releases one hold, the one with the given id, exactly once: the same release sent again
-     * (however often, for {@link #answerKeptMillis()}) answers
+     * (however often, for {@link #answerKeptMillis()}, or until this client decided on an answer of
+     * it: {@link ReleaseAnswers#read}) answers
      * {@link ReleaseReply.Outcome#RELEASED_BEFORE} and changes nothing; a hold id that is not there
      * (an attempt that never ran, an undo already done) changes nothing either.
      *
@@ -56,9 +57,9 @@ public interface LockProtocol {
     CompletableFuture<ReleaseReply> releaseInOrder(LockKeys keys, String holderId, String holdId);
 
     /**
-     * @return how long Redis remembers that a hold was released ({@link LockKeys#releaseAnswer}):
-     *         a release of it sent again within this time answers
-     *         {@link ReleaseReply.Outcome#RELEASED_BEFORE}; later, one that finds the holder holding
+     * @return how long Redis remembers at least that a hold was released ({@link LockKeys#answerBook}):
+     *         a release of it sent again within this time, before this client read an answer of it,
+     *         answers {@link ReleaseReply.Outcome#RELEASED_BEFORE}; later, one that finds the holder holding
      *         nothing cannot tell its own earlier release from a lost lease
      */
     long answerKeptMillis();

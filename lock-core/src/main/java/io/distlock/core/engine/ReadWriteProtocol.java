@@ -23,19 +23,19 @@ public final class ReadWriteProtocol implements LockProtocol {
     private final ScriptExecutor scripts;
     private final String publishCommand;
     private final String mode;
-    private final long answerKeptMillis;
+    private final ReleaseAnswers answers;
 
     /**
      * @param scripts          runs the lock scripts
      * @param publishCommand   how scripts wake waiters: {@code publish} or {@code spublish}
      * @param write            the write half if {@code true}, else the read half
-     * @param answerKeptMillis how long Redis remembers a release ({@link #answerKeptMillis()})
+     * @param answers          where releases keep their answers, and which this client has read
      */
-    public ReadWriteProtocol(ScriptExecutor scripts, String publishCommand, boolean write, long answerKeptMillis) {
+    public ReadWriteProtocol(ScriptExecutor scripts, String publishCommand, boolean write, ReleaseAnswers answers) {
         this.scripts = scripts;
         this.publishCommand = publishCommand;
         this.mode = write ? "write" : "read";
-        this.answerKeptMillis = answerKeptMillis;
+        this.answers = answers;
     }
 
     @Override
@@ -77,9 +77,10 @@ public final class ReadWriteProtocol implements LockProtocol {
 
     /** @param inOrder whether it must run before what is sent after it ({@link #releaseInOrder}) */
     private CompletableFuture<ReleaseReply> unlock(boolean inOrder, LockKeys keys, String holderId, String holdId) {
-        String[] unlockKeys = {keys.lockKey(), keys.derived(READERS), keys.channel(), keys.releaseAnswer(holdId)};
+        String[] unlockKeys = {keys.lockKey(), keys.derived(READERS), keys.channel(), keys.answerBook(),
+                keys.previousAnswerBook()};
         String[] args = {holderId, holdId, mode, LockSubscriptions.WAKE_ALL, publishCommand,
-                Long.toString(answerKeptMillis)};
+                Long.toString(answers.keptMillis()), answers.takeRead(keys)};
         CompletableFuture<List<Long>> reply = scripts.run(inOrder, Scripts.RW_UNLOCK, ScriptOutputType.MULTI, unlockKeys,
                 args);
         return reply.thenApply(ReleaseReply::of);
@@ -87,7 +88,7 @@ public final class ReadWriteProtocol implements LockProtocol {
 
     @Override
     public long answerKeptMillis() {
-        return answerKeptMillis;
+        return answers.keptMillis();
     }
 
     @Override

@@ -28,7 +28,7 @@ public final class ReentrantProtocol implements LockProtocol {
     private final ScriptExecutor scripts;
     private final String publishCommand;
     private final boolean fenced;
-    private final long answerKeptMillis;
+    private final ReleaseAnswers answers;
 
     /**
      * @param clientId       this client's id, or any shorter tag unique among the clients of one
@@ -40,15 +40,15 @@ public final class ReentrantProtocol implements LockProtocol {
      * @param fenced         whether every new hold takes a fencing token from the lock's counter
      *                       ({@code <lockKey>:fence}); fenced locks are not handed off, so every
      *                       hold goes through the counter
-     * @param answerKeptMillis how long Redis remembers a release ({@link #answerKeptMillis()})
+     * @param answers        where releases keep their answers, and which this client has read
      */
     public ReentrantProtocol(String clientId, ScriptExecutor scripts, String publishCommand, boolean fenced,
-                             long answerKeptMillis) {
+                             ReleaseAnswers answers) {
         this.clientId = clientId;
         this.scripts = scripts;
         this.publishCommand = publishCommand;
         this.fenced = fenced;
-        this.answerKeptMillis = answerKeptMillis;
+        this.answers = answers;
     }
 
     @Override
@@ -77,24 +77,30 @@ public final class ReentrantProtocol implements LockProtocol {
 
     @Override
     public long answerKeptMillis() {
-        return answerKeptMillis;
+        return answers.keptMillis();
+    }
+
+    /** @return where releases keep their answers (the fair lock, which shares this hash layout, too) */
+    ReleaseAnswers answers() {
+        return answers;
     }
 
     /**
-     * Runs unlock.lua; {@code how} are its optional arguments from ARGV[6] on (see there).
+     * Runs unlock.lua; {@code how} are its optional arguments from ARGV[7] on (see there).
      *
      * @param inOrder whether it must run before what is sent after it ({@link #releaseInOrder})
      */
     private CompletableFuture<ReleaseReply> unlock(boolean inOrder, LockKeys keys, String holderId, String holdId,
                                                    String... how) {
-        String[] args = new String[5 + how.length];
+        String[] args = new String[6 + how.length];
         args[0] = holderId;
         args[1] = holdId;
         args[2] = UNLOCK_MESSAGE;
         args[3] = publishCommand;
-        args[4] = Long.toString(answerKeptMillis);
-        System.arraycopy(how, 0, args, 5, how.length);
-        String[] unlockKeys = {keys.lockKey(), keys.channel(), keys.releaseAnswer(holdId)};
+        args[4] = Long.toString(answers.keptMillis());
+        args[5] = answers.takeRead(keys);
+        System.arraycopy(how, 0, args, 6, how.length);
+        String[] unlockKeys = {keys.lockKey(), keys.channel(), keys.answerBook(), keys.previousAnswerBook()};
         CompletableFuture<List<Long>> reply = scripts.run(inOrder, Scripts.UNLOCK, ScriptOutputType.MULTI, unlockKeys,
                 args);
         return reply.thenApply(ReleaseReply::of);
@@ -129,8 +135,9 @@ public final class ReentrantProtocol implements LockProtocol {
     @Override
     public CompletableFuture<Long> handOff(LockKeys keys, HoldRef from, HoldRef to, long leaseMillis) {
         return scripts.run(Scripts.HAND_OFF, ScriptOutputType.INTEGER,
-                new String[] {keys.lockKey(), keys.releaseAnswer(from.holdId())}, from.holderId(), from.holdId(),
-                to.holderId(), to.holdId(), Long.toString(leaseMillis), Long.toString(answerKeptMillis));
+                new String[] {keys.lockKey(), keys.answerBook(), keys.previousAnswerBook()}, from.holderId(),
+                from.holdId(), to.holderId(), to.holdId(), Long.toString(leaseMillis),
+                Long.toString(answers.keptMillis()), answers.takeRead(keys));
     }
 
     @Override

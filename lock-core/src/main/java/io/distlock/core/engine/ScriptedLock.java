@@ -387,6 +387,8 @@ public class ScriptedLock implements RedisLock, SettableLease, RetrySafeRelease 
                         + "'; it may or may not be released. Calling unlock again is safe.",
                         RedisFailures.translate("release lock '" + name + "'", error));
             }
+            // Decided: no run of this release is read again, so Redis may forget its answer.
+            engine.releaseAnswers().read(keys, taken.holdId());
             if (!lostBefore(released.reply(), taken)) {
                 engine.released(hold);
                 if (released.handedOver()) {

@@ -19,10 +19,12 @@
  *       back exactly that hold, never another hold of the same holder. A fair lock's queue place
  *       is named by the hold id too: two overlapping acquisitions of one holder wait in two
  *       places.</li>
- *   <li><b>Exactly-once answers.</b> A release keeps its answer under a key of its hold
- *       ({@link io.distlock.core.engine.LockKeys#releaseAnswer}) for
- *       {@link io.distlock.core.engine.LockProtocol#answerKeptMillis()}, whatever it found
- *       ({@code release_answer.lua}); a force-unlock under a key of its call. Run again, each
+ *   <li><b>Exactly-once answers.</b> A release keeps its answer, whatever it found, under its
+ *       hold id in its lock's answer book ({@link io.distlock.core.engine.LockKeys#answerBook}) for
+ *       at least {@link io.distlock.core.engine.LockProtocol#answerKeptMillis()}, or until this
+ *       client has read an answer of it and acknowledged it with a later release of the lock
+ *       ({@link io.distlock.core.engine.ReleaseAnswers}, {@code release_answer.lua}); a
+ *       force-unlock under a key of its call. Run again, each
  *       answers as its first run did and changes nothing. The release scripts answer
  *       distinguishably ({@link io.distlock.core.engine.ReleaseReply}): released now, released
  *       before (by an earlier run of the same release, or by a hand-off of the hold), that hold is

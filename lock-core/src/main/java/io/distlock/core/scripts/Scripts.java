@@ -16,7 +16,7 @@ public final class Scripts {
     /** Release one hold of a reentrant lock, exactly once; publishes when the lock becomes free. */
     public static final LuaScript UNLOCK = LuaScript.load("unlock", RELEASE_ANSWER);
     /** Hand a reentrant lock from its releasing holder to a waiting holder without freeing it. */
-    public static final LuaScript HAND_OFF = LuaScript.load("hand_off");
+    public static final LuaScript HAND_OFF = LuaScript.load("hand_off", RELEASE_ANSWER);
     /** Renew many leases in one call (watchdog batch). */
     public static final LuaScript RENEW = LuaScript.load("renew");
     /** Give a held reentrant lock an explicit lease from now (composite locks, once all are held). */

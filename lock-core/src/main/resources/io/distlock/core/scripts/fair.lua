@@ -19,7 +19,9 @@
 -- KEYS[2]  queue: list of waiter ids (the hold ids of waiting acquisitions), first = next
 -- KEYS[3]  timeouts: sorted set, member = waiter id, score = its deadline (server ms)
 -- KEYS[4]  clients: hash, field = waiter id, value = its client's channel suffix
--- KEYS[5]  'unlock': the released hold's answer key (see unlock.lua); 'force': this call's answer key
+-- KEYS[5]  'unlock': the lock's answer book (see release_answer.lua); 'force': this call's answer
+--          key
+-- KEYS[6]  'unlock': the lock's previous answer book
 -- ARGV[1]  operation: 'lock', 'unlock', 'lease', 'leave' or 'force'
 -- ARGV[2]  holder id ('leave', 'force': unused)
 -- ARGV[3]  slot timeout in milliseconds: how long a waiter has to take a free lock, or to look
@@ -34,7 +36,9 @@
 --           Returns {1, holdCount} acquired, {0, sleepMillis}: how long to sleep at most before
 --           looking again (until the lock can be free and, behind the head, until the head's
 --           turn ends), or {-2}: a re-entry, but the holder holds nothing (its lease was lost)
--- 'unlock': ARGV[6] hold id of the hold to release, ARGV[7] how long its answer key is kept (ms).
+-- 'unlock': ARGV[6] hold id of the hold to release, ARGV[7] how long the answer book lives after a
+--           write (ms), ARGV[8] hold ids whose release answers the client has read, separated by
+--           spaces (may be empty): deleted from the book.
 --           Returns as unlock.lua, exactly once (release_answer.lua is prepended to this script):
 --           {1, count} released now, {2, count} released before by an earlier run of this
 --           release, {0, count} that hold is not there, {-1, 0} the holder holds nothing, {-2, 0}
@@ -183,20 +187,21 @@ if op == 'lock' then
 end
 
 if op == 'unlock' then
+    local answers = answers_of(KEYS[5], KEYS[6], ARGV[6], ARGV[7], ARGV[8])
     local count = redis.call('hget', KEYS[1], holder)
     if not count then
-        return not_here(KEYS[5], ARGV[7], nil)
+        return not_here(answers, nil)
     end
     if redis.call('hdel', KEYS[1], '#' .. ARGV[6]) == 0 then
-        return not_here(KEYS[5], ARGV[7], count)
+        return not_here(answers, count)
     end
     count = redis.call('hincrby', KEYS[1], holder, -1)
     if count > 0 then
-        return remember_release(KEYS[5], ARGV[7], 1, count)
+        return remember_release(answers, 1, count)
     end
     redis.call('del', KEYS[1])
     newTurn(0)
-    return remember_release(KEYS[5], ARGV[7], 1, 0)
+    return remember_release(answers, 1, 0)
 end
 
 if op == 'lease' then

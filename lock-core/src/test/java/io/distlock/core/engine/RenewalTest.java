@@ -22,7 +22,7 @@ class RenewalTest {
 
     private static final long WATCHDOG_LEASE = 30_000;
     private static final long EXPLICIT_LEASE = 2_000;
-    private static final long ANSWER_KEPT = 10_000;
+    private static final ReleaseAnswers ANSWER_KEPT = new ReleaseAnswers(10_000);
 
     @RegisterExtension
     static RedisExtension redis = RedisExtension.single();

@@ -38,7 +38,7 @@ class ScriptOrderTest {
     void connect() {
         connections = RedisConnections.standalone(RedisClient.create(redis.server().uri()), true);
         protocol = new ReentrantProtocol("order-test", new ScriptExecutor(connections.commands()), "publish", false,
-                10_000);
+                new ReleaseAnswers(10_000));
     }
 
     @AfterEach

@@ -46,8 +46,8 @@ class YieldTest {
         connections = RedisConnections.standalone(RedisClient.create(redis.server().uri()), true);
         admin = client.connect();
         ScriptExecutor scripts = new ScriptExecutor(connections.commands());
-        releasing = new ReentrantProtocol("releasing-client", scripts, "publish", false, 10_000);
-        other = new ReentrantProtocol("other-client", scripts, "publish", false, 10_000);
+        releasing = new ReentrantProtocol("releasing-client", scripts, "publish", false, new ReleaseAnswers(10_000));
+        other = new ReentrantProtocol("other-client", scripts, "publish", false, new ReleaseAnswers(10_000));
     }
 
     @AfterEach

@@ -11,8 +11,8 @@ enum PlantedDefect {
 
     /** unlock.lua deletes the lock for a caller that holds nothing (a late release, an undo of an attempt that got nothing). */
     RELEASE_DELETES_LOCK_NOT_HELD("io/distlock/core/scripts/unlock.lua",
-            "if not count then\n    return not_here(KEYS[3], ARGV[5], nil)\nend",
-            "if not count then\n    redis.call('del', KEYS[1])\n    return not_here(KEYS[3], ARGV[5], nil)\nend",
+            "if not count then\n    return not_here(answers, nil)\nend",
+            "if not count then\n    redis.call('del', KEYS[1])\n    return not_here(answers, nil)\nend",
             "OVERLAP", LoadProfile.EXCLUSIVE, false),
 
     /** lock.lua takes a lock over from another holder that still holds it with lease left. */
