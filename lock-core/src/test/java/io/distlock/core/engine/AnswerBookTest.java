@@ -2,10 +2,7 @@ package io.distlock.core.engine;
 
 import io.distlock.core.LockClient;
 import io.distlock.core.RedisLock;
-import io.distlock.core.scripts.ScriptExecutor;
 import io.distlock.test.RedisExtension;
-import io.lettuce.core.RedisClient;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -28,23 +25,16 @@ class AnswerBookTest {
 
     @RegisterExtension
     static RedisExtension redis = RedisExtension.single();
+    @RegisterExtension
+    final ScriptConnection connection = new ScriptConnection(redis);
 
     private final LockKeys keys = LockKeys.of("distlock:", "answered");
-    private RedisConnections connections;
     /** This client's reads are never acknowledged: every answer stays in Redis. */
     private ReentrantProtocol unacknowledged;
 
     @BeforeEach
     void connect() {
-        connections = RedisConnections.standalone(RedisClient.create(redis.server().uri()), true);
-        unacknowledged = new ReentrantProtocol("book-test", new ScriptExecutor(connections.commands()), "publish",
-                false, new ReleaseAnswers(60_000));
-    }
-
-    @AfterEach
-    void close() {
-        connections.close();
-        redis.server().command("FLUSHALL");
+        unacknowledged = connection.reentrant("book-test", new ReleaseAnswers(60_000));
     }
 
     /** The common case: each release deletes the answer of the one before, which the client read. */
@@ -66,8 +56,7 @@ class AnswerBookTest {
     @Test
     void aReleaseSentAgainAfterOthersWereAcknowledgedStillAnswersReleasedBefore() throws Exception {
         ReleaseAnswers answers = new ReleaseAnswers(60_000);
-        ReentrantProtocol protocol = new ReentrantProtocol("book-test", new ScriptExecutor(connections.commands()),
-                "publish", false, answers);
+        ReentrantProtocol protocol = connection.reentrant("book-test", answers);
         acquire(protocol, "h", "unread");
         assertThat(release(protocol, "unread")).isEqualTo(ReleaseReply.Outcome.RELEASED);  // its answer "lost"
         for (int i = 0; i < 3; i++) {
@@ -89,8 +78,7 @@ class AnswerBookTest {
     void aClientThatKeepsAnswersBrieflyLeavesTheOthersTheirTime() throws Exception {
         acquire(unacknowledged, "h", "kept-long");
         assertThat(release(unacknowledged, "kept-long")).isEqualTo(ReleaseReply.Outcome.RELEASED);
-        ReentrantProtocol brief = new ReentrantProtocol("brief", new ScriptExecutor(connections.commands()),
-                "publish", false, new ReleaseAnswers(500));
+        ReentrantProtocol brief = connection.reentrant("brief", new ReleaseAnswers(500));
         assertThat(brief.tryAcquire(keys, "b", LEASE, "kept-briefly", false).get(5, TimeUnit.SECONDS).acquired())
                 .isTrue();
         assertThat(brief.release(keys, "b", "kept-briefly").get(5, TimeUnit.SECONDS).outcome())

@@ -1,9 +1,6 @@
 package io.distlock.core.engine;
 
-import io.distlock.core.scripts.ScriptExecutor;
 import io.distlock.test.RedisExtension;
-import io.lettuce.core.RedisClient;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -29,22 +26,15 @@ class ScriptOrderTest {
 
     @RegisterExtension
     static RedisExtension redis = RedisExtension.single();
+    @RegisterExtension
+    final ScriptConnection connection = new ScriptConnection(redis);
 
     private final LockKeys keys = LockKeys.of("distlock:", "ordered");
-    private RedisConnections connections;
     private ReentrantProtocol protocol;
 
     @BeforeEach
     void connect() {
-        connections = RedisConnections.standalone(RedisClient.create(redis.server().uri()), true);
-        protocol = new ReentrantProtocol("order-test", new ScriptExecutor(connections.commands()), "publish", false,
-                new ReleaseAnswers(10_000));
-    }
-
-    @AfterEach
-    void close() {
-        connections.close();
-        redis.server().command("FLUSHALL");
+        protocol = connection.reentrant("order-test", new ReleaseAnswers(10_000));
     }
 
     /** An undo (or a release sent again) and the holder's next attempt right behind it. */
