@@ -44,6 +44,7 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
     private final RedisConnections connections;
     private final LockSubscriptions<Acquisition> subscriptions;
     private final ScheduledExecutorService scheduler;
+    private final ReplyDeadlines replyDeadlines;
     private final Executor callers;
     private final LockEvents events;
     private final LeaseWatchdog watchdog;
@@ -103,6 +104,7 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
                 Acquisition::holdId, connections::refreshTopology, scheduler);
         connections.onTopologyChange(subscriptions::resubscribeAll);
         this.scheduler = scheduler;
+        this.replyDeadlines = new ReplyDeadlines(connections.timer());
         this.callers = callers;
         this.events = events;
         this.watchdog = new LeaseWatchdog(scheduler, watchdogLeaseMillis, RENEWAL_BATCH_SIZE, connections.slotOf(),
@@ -211,6 +213,11 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
     /** @return takes back holds that acquisitions may have taken but nobody will use */
     HoldUndos undos() {
         return undos;
+    }
+
+    /** @return where Redis calls are given a time limit for their answer */
+    ReplyDeadlines replyDeadlines() {
+        return replyDeadlines;
     }
 
     /** @return the client's scheduler */

@@ -183,8 +183,7 @@ public class ScriptedLock implements RedisLock, SettableLease, RetrySafeRelease 
             lease = engine.watchdogLeaseMillis();  // stays a watchdog hold: renewed from now, if still there
             exact = false;
         }
-        return protocol.setLease(keys, new HoldRef(holderId, holdId), lease, exact)
-                .orTimeout(commandLimit(), TimeUnit.MILLISECONDS)
+        return inTime(protocol.setLease(keys, new HoldRef(holderId, holdId), lease, exact))
                 .handle((stillHeld, error) -> {
                     if (error != null) {
                         throw RedisFailures.translate("set the lease of lock '" + name + "'", error);
@@ -439,8 +438,9 @@ public class ScriptedLock implements RedisLock, SettableLease, RetrySafeRelease 
     }
 
     /**
-     * A Redis call of a release, failed if it has no answer within the command limit. This is the
-     * one place that decides the answer did not come: the release then stays in the holder's books
+     * A Redis call of a release (or of a lease change), failed if it has no answer within the
+     * command limit ({@link ReplyDeadlines}). This is the one place that decides the answer of a
+     * release did not come: the release then stays in the holder's books
      * as unconfirmed ({@link Hold#releaseUnconfirmed}), and the next {@code unlock()} sends it
      * again, answered as its first run was. A caller that stopped waiting by a clock of its own
      * would be told the same, while the release was still in flight and taken out of the books:
@@ -450,7 +450,7 @@ public class ScriptedLock implements RedisLock, SettableLease, RetrySafeRelease 
      * meanwhile; so does a Lettuce client whose own timeout is longer than the command limit.
      */
     private <T> CompletableFuture<T> inTime(CompletableFuture<T> call) {
-        return call.orTimeout(commandLimit(), TimeUnit.MILLISECONDS);
+        return engine.replyDeadlines().within(call, commandLimit());
     }
 
     /** @return a sleeping waiter of this client for the same kind of lock, claimed for a hand-off */
