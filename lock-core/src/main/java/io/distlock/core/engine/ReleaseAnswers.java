@@ -29,7 +29,10 @@ public final class ReleaseAnswers {
     private static final int MAX_LOCKS = 10_000;
 
     private final long keptMillis;
-    /** Answer book key to the hold ids read since its lock's last release, separated by spaces. */
+    /**
+     * Lock key (one per answer book, and a string the lock keeps, so its hash is computed once) to
+     * the hold ids read since the lock's last release, separated by spaces.
+     */
     private final ConcurrentMap<String, String> read = new ConcurrentHashMap<>();
 
     /** @param keptMillis how long an answer book lives after its last write ({@link #keptMillis()}) */
@@ -56,7 +59,7 @@ public final class ReleaseAnswers {
         if (read.size() >= MAX_LOCKS) {
             return;  // left to age out in Redis
         }
-        read.merge(keys.answerBook(), holdId,
+        read.merge(keys.lockKey(), holdId,
                 (ids, more) -> ids.length() > MAX_ACKNOWLEDGED_CHARS ? ids : ids + " " + more);
     }
 
@@ -69,7 +72,7 @@ public final class ReleaseAnswers {
         if (read.isEmpty()) {
             return "";
         }
-        String ids = read.remove(keys.answerBook());
+        String ids = read.remove(keys.lockKey());
         return ids == null ? "" : ids;
     }
 
