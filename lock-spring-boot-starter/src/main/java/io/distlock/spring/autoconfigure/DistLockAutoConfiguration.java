@@ -52,6 +52,7 @@ public class DistLockAutoConfiguration {
      * @param clientResources Spring Boot's Lettuce resources, shared when there are some
      * @param observations    the application's observation registry, if it has one (or a primary
      *                        one): acquisitions and holds are observed there
+     * @param customizers     the application's adjustments of the builder, applied last
      * @return a connected client
      * @throws InvalidLockPropertyException naming a wrong setting
      */
@@ -60,7 +61,8 @@ public class DistLockAutoConfiguration {
     public LockClient lockClient(DistLockProperties properties, Environment environment, BeanFactory beanFactory,
                                  ObjectProvider<SslBundles> sslBundles,
                                  ObjectProvider<ClientResources> clientResources,
-                                 ObjectProvider<ObservationRegistry> observations) {
+                                 ObjectProvider<ObservationRegistry> observations,
+                                 ObjectProvider<LockClientBuilderCustomizer> customizers) {
         LockPropertiesValidator.validate(properties);
         LockClient.Builder builder = newBuilder(properties, clientResources, observations);
         Optional<BootRedisConnectionDetails> boot = properties.getRedis().isConfigured() ? Optional.empty()
@@ -75,6 +77,7 @@ public class DistLockAutoConfiguration {
         if (ack.getReplicas() > 0) {
             builder.replicaAcks(ack.getReplicas(), ack.getTimeout());
         }
+        customize(builder, customizers);
         return builder.build();
     }
 
@@ -83,15 +86,18 @@ public class DistLockAutoConfiguration {
      * @param sslBundles      Spring Boot's SSL bundles, for {@code distlock.redis.ssl-bundle}
      * @param clientResources Spring Boot's Lettuce resources, shared when there are some
      * @param observations    the application's observation registry, if it has one
+     * @param customizers     the application's adjustments of each master's builder, applied last
      * @return one client per RedLock master (none when not configured), closed on shutdown
      */
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     public RedLockNodes redLockNodes(DistLockProperties properties, ObjectProvider<SslBundles> sslBundles,
                                      ObjectProvider<ClientResources> clientResources,
-                                     ObjectProvider<ObservationRegistry> observations) {
+                                     ObjectProvider<ObservationRegistry> observations,
+                                     ObjectProvider<LockClientBuilderCustomizer> customizers) {
         return RedLockNodes.connect(properties, sslBundles.getIfAvailable(),
-                () -> newBuilder(properties, clientResources, observations));
+                () -> newBuilder(properties, clientResources, observations),
+                builder -> customize(builder, customizers));
     }
 
     /** @return a client builder with the settings every lock client of the application shares */
@@ -105,6 +111,12 @@ public class DistLockAutoConfiguration {
         clientResources.ifAvailable(builder::clientResources);
         observations.ifUnique(builder::observationRegistry);
         return builder;
+    }
+
+    /** Applies the application's customizers to a builder, in their order. */
+    private static void customize(LockClient.Builder builder,
+                                  ObjectProvider<LockClientBuilderCustomizer> customizers) {
+        customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
     }
 
     /**

@@ -8,6 +8,7 @@ import org.springframework.boot.ssl.SslBundles;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -30,11 +31,13 @@ public final class RedLockNodes implements AutoCloseable {
      * @param properties distlock's settings
      * @param sslBundles Spring Boot's SSL bundles, or {@code null} if the application has none
      * @param builders   a new builder per master, with the settings every client of the application shares
+     * @param customize  applies the application's customizers to a master's builder, once it has
+     *                   the starter's settings but for the master's address
      * @return the nodes
      * @throws InvalidLockPropertyException naming a node that is not a Redis URL, or an unknown SSL bundle
      */
     static RedLockNodes connect(DistLockProperties properties, SslBundles sslBundles,
-                                Supplier<LockClient.Builder> builders) {
+                                Supplier<LockClient.Builder> builders, Consumer<LockClient.Builder> customize) {
         List<String> nodes = properties.getRedlock().getNodes();
         String bundle = properties.getRedis().getSslBundle();
         SslOptions sslOptions = bundle == null || nodes.isEmpty() ? null
@@ -48,6 +51,8 @@ public final class RedLockNodes implements AutoCloseable {
                 if (sslOptions != null) {
                     builder.sslOptions(sslOptions);
                 }
+                // Before the master's address, which no customizer may replace.
+                customize.accept(builder);
                 try {
                     clients.add(builder.redisUri(url).build());
                 } catch (IllegalArgumentException e) {

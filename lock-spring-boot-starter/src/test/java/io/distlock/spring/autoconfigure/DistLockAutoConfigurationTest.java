@@ -25,11 +25,13 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Role;
+import org.springframework.core.annotation.Order;
 import org.springframework.core.env.Environment;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -94,6 +96,25 @@ class DistLockAutoConfigurationTest {
                 .withPropertyValues("distlock.redis.url=" + redis.server().uri())
                 .run(context -> assertThat(context.getBean(LockTemplate.class))
                         .isSameAs(context.getBean(OwnTemplate.class).template));
+    }
+
+    @Test
+    void customizersAdjustEveryClientAfterThePropertiesInTheirOrder() {
+        runner.withUserConfiguration(Customizers.class)
+                .withPropertyValues("distlock.redis.url=" + redis.server().uri(), "distlock.key-prefix=app:",
+                        "distlock.watchdog.timeout=10s", "distlock.redlock.nodes=" + redis.server().uri())
+                .run(context -> {
+                    List<LockClient> clients = new ArrayList<>(context.getBean(RedLockNodes.class).clients());
+                    clients.add(context.getBean(LockClient.class));
+                    assertThat(clients).hasSize(2).allSatisfy(client -> {
+                        assertThat(client.keyPrefix()).isEqualTo("second:");
+                        assertThat(client.watchdogTimeout()).isEqualTo(Duration.ofSeconds(10));
+                    });
+                    RedisLock onMaster = context.getBean(RedLockNodes.class).clients().get(0).getLock("node");
+                    onMaster.lock();
+                    assertThat(redis.server().commandString("EXISTS", "second:{node}")).isEqualTo("1");
+                    onMaster.unlock();
+                });
     }
 
     @Test
@@ -247,6 +268,22 @@ class DistLockAutoConfigurationTest {
         @DistributedLock(key = "#id")
         public String render(String id) {
             return "rendered " + id;
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class Customizers {
+
+        @Bean
+        @Order(2)
+        LockClientBuilderCustomizer second() {
+            return builder -> builder.keyPrefix("second:");
+        }
+
+        @Bean
+        @Order(1)
+        LockClientBuilderCustomizer first() {
+            return builder -> builder.keyPrefix("first:");
         }
     }
 
