@@ -18,7 +18,7 @@ import org.springframework.context.annotation.Bean;
 @ConditionalOnClass(name = "org.springframework.boot.actuate.endpoint.annotation.Endpoint")
 @ConditionalOnBean(LockClient.class)
 @ConditionalOnAvailableEndpoint(DistLockEndpoint.class)
-public class DistLockEndpointAutoConfiguration {
+public final class DistLockEndpointAutoConfiguration {
 
     /**
      * @param client     the lock client
@@ -27,7 +27,7 @@ public class DistLockEndpointAutoConfiguration {
      */
     @Bean
     @ConditionalOnMissingBean
-    public DistLockEndpoint distLockEndpoint(LockClient client, DistLockProperties properties) {
+    DistLockEndpoint distLockEndpoint(LockClient client, DistLockProperties properties) {
         return new DistLockEndpoint(client, properties);
     }
 }

@@ -18,7 +18,7 @@ import org.springframework.context.annotation.Bean;
 @ConditionalOnClass(HealthIndicator.class)
 @ConditionalOnBean(LockClient.class)
 @ConditionalOnEnabledHealthIndicator("distlock")
-public class DistLockHealthAutoConfiguration {
+public final class DistLockHealthAutoConfiguration {
 
     /**
      * @param client the lock client
@@ -26,7 +26,7 @@ public class DistLockHealthAutoConfiguration {
      */
     @Bean
     @ConditionalOnMissingBean(name = "distlockHealthIndicator")
-    public DistLockHealthIndicator distlockHealthIndicator(LockClient client) {
+    DistLockHealthIndicator distlockHealthIndicator(LockClient client) {
         return new DistLockHealthIndicator(client);
     }
 }

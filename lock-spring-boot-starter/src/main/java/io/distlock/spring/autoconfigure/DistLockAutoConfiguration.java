@@ -37,7 +37,7 @@ import java.util.Optional;
         "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration"})
 @ConditionalOnProperty(prefix = "distlock", name = "enabled", havingValue = "true", matchIfMissing = true)
 @EnableConfigurationProperties(DistLockProperties.class)
-public class DistLockAutoConfiguration {
+public final class DistLockAutoConfiguration {
 
     /**
      * Connects to {@code distlock.redis.*} if its connection is set; else to the Redis of Spring
@@ -58,11 +58,11 @@ public class DistLockAutoConfiguration {
      */
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
-    public LockClient lockClient(DistLockProperties properties, Environment environment, BeanFactory beanFactory,
-                                 ObjectProvider<SslBundles> sslBundles,
-                                 ObjectProvider<ClientResources> clientResources,
-                                 ObjectProvider<ObservationRegistry> observations,
-                                 ObjectProvider<LockClientBuilderCustomizer> customizers) {
+    LockClient lockClient(DistLockProperties properties, Environment environment, BeanFactory beanFactory,
+                          ObjectProvider<SslBundles> sslBundles,
+                          ObjectProvider<ClientResources> clientResources,
+                          ObjectProvider<ObservationRegistry> observations,
+                          ObjectProvider<LockClientBuilderCustomizer> customizers) {
         LockPropertiesValidator.validate(properties);
         LockClient.Builder builder = newBuilder(properties, clientResources, observations);
         Optional<BootRedisConnectionDetails> boot = properties.getRedis().isConfigured() ? Optional.empty()
@@ -91,10 +91,10 @@ public class DistLockAutoConfiguration {
      */
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
-    public RedLockNodes redLockNodes(DistLockProperties properties, ObjectProvider<SslBundles> sslBundles,
-                                     ObjectProvider<ClientResources> clientResources,
-                                     ObjectProvider<ObservationRegistry> observations,
-                                     ObjectProvider<LockClientBuilderCustomizer> customizers) {
+    RedLockNodes redLockNodes(DistLockProperties properties, ObjectProvider<SslBundles> sslBundles,
+                              ObjectProvider<ClientResources> clientResources,
+                              ObjectProvider<ObservationRegistry> observations,
+                              ObjectProvider<LockClientBuilderCustomizer> customizers) {
         return RedLockNodes.connect(properties, sslBundles.getIfAvailable(),
                 () -> newBuilder(properties, clientResources, observations),
                 builder -> customize(builder, customizers));
@@ -126,7 +126,7 @@ public class DistLockAutoConfiguration {
      */
     @Bean
     @ConditionalOnMissingBean
-    public LockTemplate lockTemplate(LockClient client, DistLockProperties properties) {
+    LockTemplate lockTemplate(LockClient client, DistLockProperties properties) {
         return new LockTemplate(client, properties.getWaitTime(), properties.getLeaseTime());
     }
 
@@ -146,9 +146,9 @@ public class DistLockAutoConfiguration {
     @Bean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     @ConditionalOnMissingBean(DistributedLockAdvisor.class)
-    public static DistributedLockAdvisor distributedLockAdvisor(Environment environment, BeanFactory beanFactory,
-                                                         ObjectProvider<LockClient> client,
-                                                         ObjectProvider<RedLockNodes> nodes) {
+    static DistributedLockAdvisor distributedLockAdvisor(Environment environment, BeanFactory beanFactory,
+                                                  ObjectProvider<LockClient> client,
+                                                  ObjectProvider<RedLockNodes> nodes) {
         DistLockProperties properties = Binder.get(environment).bindOrCreate(DistLockProperties.PREFIX,
                 DistLockProperties.class);
         LockAdviceSettings settings = new LockAdviceSettings(properties.getWaitTime(), properties.getLeaseTime(),

@@ -29,7 +29,7 @@ import java.util.List;
         "org.springframework.boot.actuate.autoconfigure.metrics.export.simple.SimpleMetricsExportAutoConfiguration"})
 @ConditionalOnClass(MeterRegistry.class)
 @ConditionalOnBean({MeterRegistry.class, LockClient.class})
-public class DistLockMetricsAutoConfiguration {
+public final class DistLockMetricsAutoConfiguration {
 
     /**
      * @param client the lock client to measure
@@ -38,7 +38,7 @@ public class DistLockMetricsAutoConfiguration {
      */
     @Bean
     @ConditionalOnMissingBean
-    public DistLockMetrics distLockMetrics(LockClient client, ObjectProvider<RedLockNodes> nodes) {
+    DistLockMetrics distLockMetrics(LockClient client, ObjectProvider<RedLockNodes> nodes) {
         RedLockNodes masters = nodes.getIfAvailable();
         return new DistLockMetrics(client, masters == null ? List.of() : masters.clients());
     }
@@ -50,7 +50,7 @@ public class DistLockMetricsAutoConfiguration {
      * @return the cap on distinct {@code name} tags of the {@code distlock.*} meters
      */
     @Bean
-    public MeterFilter distLockNameLimit(DistLockProperties properties) {
+    MeterFilter distLockNameLimit(DistLockProperties properties) {
         return LockNameLimit.of(properties.getMetrics().getMaxNames());
     }
 }
