@@ -104,7 +104,8 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
                 Acquisition::holdId, connections::refreshTopology, scheduler);
         connections.onTopologyChange(subscriptions::resubscribeAll);
         this.scheduler = scheduler;
-        this.replyDeadlines = new ReplyDeadlines(connections.timer());
+        this.replyDeadlines = new ReplyDeadlines("distlock-deadlines-"
+                + clientId.substring(0, Math.min(8, clientId.length())));
         this.callers = callers;
         this.events = events;
         this.watchdog = new LeaseWatchdog(scheduler, watchdogLeaseMillis, RENEWAL_BATCH_SIZE, connections.slotOf(),
@@ -787,6 +788,7 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
      * expire after at most one lease) and ends all waits, which then fail on the closed connection.
      */
     public void close() {
+        replyDeadlines.close();
         watchdog.close();
         subscriptions.close();
         // No longer kept by this client: their observations end here, their leases in Redis.

@@ -13,7 +13,6 @@ import io.lettuce.core.cluster.event.ClusterTopologyChangedEvent;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
-import io.netty.util.Timer;
 import reactor.core.Disposable;
 
 import java.time.Duration;
@@ -250,11 +249,6 @@ public final class RedisConnections implements AutoCloseable {
         if (owned) {
             shutDown(client);
         }
-    }
-
-    /** @return the Lettuce client's timer, on which the engine bounds how long it waits for answers */
-    Timer timer() {
-        return client.getResources().timer();
     }
 
     /**

@@ -65,7 +65,7 @@ public final class RedisFailures {
             return describeTls(e, tls);
         }
         if (e instanceof RedisCommandTimeoutException || e instanceof TimeoutException) {
-            // Lettuce's timeout says how long it waited; the engine's own deadlines (orTimeout) say nothing
+            // Lettuce's timeout says how long it waited, and so do the engine's own (ReplyDeadlines)
             return "Redis did not answer within the command timeout" + (e.getMessage() == null ? "" : " (" + message
                     + ")") + ". Check that Redis is running and reachable, or raise the command timeout.";
         }

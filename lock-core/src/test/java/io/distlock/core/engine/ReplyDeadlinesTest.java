@@ -1,10 +1,10 @@
 package io.distlock.core.engine;
 
-import io.netty.util.HashedWheelTimer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -14,19 +14,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The time limit on Redis answers, on a wheel timer like Lettuce's (no Redis needed: the calls
- * here are futures completed by the test or never). Real releases cut off by it are in the fault
- * tests (paused Redis).
+ * The time limit on Redis answers (no Redis needed: the calls here are futures completed by the
+ * test or never). Real releases cut off by it are in the fault tests (paused Redis).
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class ReplyDeadlinesTest {
 
-    private final HashedWheelTimer timer = new HashedWheelTimer(10, TimeUnit.MILLISECONDS);
-    private final ReplyDeadlines deadlines = new ReplyDeadlines(timer);
+    private final ReplyDeadlines deadlines = new ReplyDeadlines("test-deadlines");
 
     @AfterEach
-    void stopTimer() {
-        timer.stop();
+    void close() {
+        deadlines.close();
     }
 
     @Test
@@ -47,15 +45,15 @@ class ReplyDeadlinesTest {
         CompletableFuture<String> call = new CompletableFuture<>();
 
         deadlines.within(call, 100);
-        assertThat(timer.pendingTimeouts()).isEqualTo(1);
+        assertThat(deadlines.pending()).isEqualTo(1);
         call.complete("released");
 
         // The cancelled deadline leaves the wheel on its next tick, and never fires.
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (timer.pendingTimeouts() > 0 && System.nanoTime() < until) {
+        while (deadlines.pending() > 0 && System.nanoTime() < until) {
             Thread.sleep(5);
         }
-        assertThat(timer.pendingTimeouts()).isZero();
+        assertThat(deadlines.pending()).isZero();
         assertThat(call.get()).isEqualTo("released");
     }
 
@@ -64,17 +62,23 @@ class ReplyDeadlinesTest {
         CompletableFuture<String> call = CompletableFuture.completedFuture("released");
 
         assertThat(deadlines.within(call, 100).get()).isEqualTo("released");
-        assertThat(timer.pendingTimeouts()).isZero();
+        assertThat(deadlines.pending()).isZero();
     }
 
+    /** A stopped timer drops its deadlines: without this, an unlock() waiting then would wait for ever. */
     @Test
-    void aStoppedTimerFailsTheCallAtOnceInsteadOfLeavingItUnbounded() {
-        timer.stop();
-        CompletableFuture<String> call = new CompletableFuture<>();
+    void closingFailsTheCallsStillWaitingAndEveryLaterOneAtOnce() {
+        CompletableFuture<String> waiting = new CompletableFuture<>();
+        deadlines.within(waiting, 60_000);
 
-        deadlines.within(call, 60_000);
+        deadlines.close();
+        CompletableFuture<String> later = new CompletableFuture<>();
+        deadlines.within(later, 60_000);
 
-        assertThat(call).isCompletedExceptionally();
-        assertThatThrownBy(call::join).cause().isInstanceOf(IllegalStateException.class);
+        for (CompletableFuture<String> call : List.of(waiting, later)) {
+            assertThat(call).isCompletedExceptionally();
+            assertThatThrownBy(call::join).cause().isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("closed before Redis answered");
+        }
     }
 }
