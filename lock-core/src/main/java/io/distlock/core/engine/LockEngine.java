@@ -229,13 +229,18 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
     /**
      * @param result a future the engine completes, maybe on Lettuce's event loop
      * @param <T>    result type
-     * @return a future completed like {@code result} on the client's caller threads: a
-     *         continuation of the caller's must never run on the event loop, where one that waits
-     *         for Redis (an {@code unlock()} in a {@code thenRun}) would stall every command of the
-     *         client (run here once the client is closed)
+     * @return a future completed like {@code result}: on the calling thread if {@code result} is
+     *         done already, else on the client's caller threads. A continuation of the caller's
+     *         must never run on the event loop, where one that waits for Redis (an
+     *         {@code unlock()} in a {@code thenRun}) would stall every command of the client (run
+     *         here once the client is closed). Completing a future nobody can have attached to yet
+     *         runs no continuation, and those the caller attaches then run on its own thread; a
+     *         hop to another thread would only cost a context switch (a MultiLock without a lease
+     *         settles each component so, one per component and acquisition)
      */
     public <T> CompletableFuture<T> forCaller(CompletableFuture<T> result) {
         CompletableFuture<T> visible = new CompletableFuture<>();
+        boolean known = result.isDone();
         result.whenComplete((value, error) -> {
             Runnable complete = () -> {
                 if (error != null) {
@@ -244,6 +249,10 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
                     visible.complete(value);
                 }
             };
+            if (known) {
+                complete.run();  // on the calling thread: whenComplete of a done future runs at once
+                return;
+            }
             try {
                 callers.execute(complete);
             } catch (RejectedExecutionException closed) {
