@@ -38,6 +38,17 @@ final class ReplyDeadlines implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         }, TICK_MILLIS, TimeUnit.MILLISECONDS);
+        // Started now: a timer starts at its first deadline otherwise, and waits for its thread
+        // then, swallowing an interrupt of the caller (an unlock() called with the interrupt
+        // status set would lose it). Cleared here and set again for the same reason.
+        boolean interrupted = Thread.interrupted();
+        try {
+            timer.start();
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     /**

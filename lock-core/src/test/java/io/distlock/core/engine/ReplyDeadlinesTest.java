@@ -65,6 +65,23 @@ class ReplyDeadlinesTest {
         assertThat(deadlines.pending()).isZero();
     }
 
+    /**
+     * A wheel timer starts at its first deadline unless started before, and swallows the
+     * interrupt of a caller that waits for its thread then: an {@code unlock()} called with the
+     * interrupt status set lost it (RedLockTest caught it).
+     */
+    @Test
+    void aCallerWithItsInterruptStatusSetKeepsIt() {
+        Thread.currentThread().interrupt();
+        try (ReplyDeadlines fresh = new ReplyDeadlines("test-interrupted")) {
+            fresh.within(new CompletableFuture<String>(), 60_000);
+
+            assertThat(Thread.currentThread().isInterrupted()).as("the interrupt status is kept").isTrue();
+        } finally {
+            Thread.interrupted();
+        }
+    }
+
     /** A stopped timer drops its deadlines: without this, an unlock() waiting then would wait for ever. */
     @Test
     void closingFailsTheCallsStillWaitingAndEveryLaterOneAtOnce() {
