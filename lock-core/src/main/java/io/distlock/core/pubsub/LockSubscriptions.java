@@ -41,7 +41,7 @@ public final class LockSubscriptions<T> {
      * free).
      */
     public static final String WAKE_ALL = "*";
-    /** Prefix of a message that names the one waiter to wake: {@code @<holder id>} (fair locks). */
+    /** Prefix of a message that names the one waiter to wake: {@code @<hold id>} of its acquisition (fair locks). */
     public static final String WAKE_HOLDER = "@";
 
     private static final System.Logger LOG = System.getLogger(LockSubscriptions.class.getName());

@@ -19,7 +19,10 @@ import java.util.function.Predicate;
  * lock became free) wakes exactly one sleeper, so the threads of one JVM that wait for the same
  * lock do not all ask Redis at once; the woken one tries, and the next release wakes the next.
  * Every wake-up is counted ({@link #wakeUps()}): a sleeper whose last look at the lock came before
- * a wake-up does not sleep, whether or not the wake-up found somebody sleeping. A releasing holder
+ * a wake-up does not sleep, whether or not the wake-up found somebody sleeping. A wake-up that
+ * names a sleeper (a fair lock's turn) is kept for it if it joined and is awake; one that names
+ * an id the channel does not know is counted like any other, since it may name an acquisition
+ * whose first look is still on its way. A releasing holder
  * of this client may instead {@link #claimFirst claim} the longest sleeper to hand the lock to it
  * directly.
  *
@@ -52,7 +55,10 @@ public final class WakeUpChannel<T> {
     private final Set<String> pendingById = new HashSet<>();
     private final ReentrantLock lock = new ReentrantLock();
     private final ArrayDeque<Sleep<T>> sleeps = new ArrayDeque<>();
-    /** Release wake-ups so far ({@link #wakeOne()}, {@link #wakeAll()}). Guarded by {@link #lock}. */
+    /**
+     * Wake-ups so far ({@link #wakeOne()}, {@link #wakeAll()}, and {@link #wake(String)} of an id
+     * that is not a member). Guarded by {@link #lock}.
+     */
     private long wakeUps;
     /** Guarded by the map entry of {@link LockSubscriptions}. */
     int references;
@@ -210,7 +216,11 @@ public final class WakeUpChannel<T> {
 
     /**
      * Wakes the sleeper with this id (a fair lock names the waiter whose turn it is), or, if it
-     * joined and does not sleep right now, ends its next sleep at once.
+     * joined and does not sleep right now, ends its next sleep at once. An id that has not joined
+     * may be an acquisition whose first look queued it and got its turn before the answer came
+     * back (it joins only then): the wake-up is counted, so every look on its way when it came is
+     * followed by another look instead of a sleep. Nothing is kept for such an id, which may as
+     * well be one that left and never comes back.
      *
      * @param id the sleeper's id
      */
@@ -227,6 +237,8 @@ public final class WakeUpChannel<T> {
             if (found == null) {
                 if (members.contains(id)) {
                     pendingById.add(id);
+                } else {
+                    wakeUps++;
                 }
                 return;
             }
