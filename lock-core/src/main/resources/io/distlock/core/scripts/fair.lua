@@ -4,8 +4,8 @@
 -- sleep before it looks again, and its deadline (by the server's clock) is that time plus one slot
 -- timeout. So a waiter whose deadline passed never came back: its process is gone, and it is
 -- dropped once it is at the head of the queue. A live waiter is not dropped for sleeping: its turn
--- wakes it. The waiting room (queue, timeouts, clients) expires with the last deadline in it, so
--- the places of waiters whose process died do not outlive them.
+-- wakes it. The waiting room (queue, timeouts, clients) expires at most one slot after the last
+-- deadline in it, so the places of waiters whose process died do not outlive them for long.
 --
 -- Turns: when the lock is released or the head of the queue changes (it took the lock, left, or
 -- was dropped), the head gets a new turn: until the lock can be free plus one slot to take it. It
@@ -65,13 +65,17 @@ local function forget(waiter)
     redis.call('hdel', KEYS[4], waiter)
 end
 
--- The waiting room lives as long as its last deadline: then every waiter in it is gone.
-local function expireRoom()
-    local last = redis.call('zrange', KEYS[3], -1, -1, 'withscores')
-    if last[2] then
-        local ttl = math.max(1, tonumber(last[2]) - now)
+-- Sets a waiter's deadline. The waiting room outlives every deadline in it (after the last one
+-- every waiter in it is gone), by one slot at most: it is lengthened only when a deadline passes
+-- its end, and then to a slot beyond, so a busy queue lengthens it once a slot, not on every call.
+-- Its three keys hold the same waiters, so they are created and emptied together, and the
+-- timeouts key tells the expiry of all three.
+local function setDeadline(waiter, deadline)
+    redis.call('zadd', KEYS[3], deadline, waiter)
+    local needed = deadline - now
+    if redis.call('pttl', KEYS[3]) < needed then
         for i = 2, 4 do
-            redis.call('pexpire', KEYS[i], ttl)
+            redis.call('pexpire', KEYS[i], needed + slot)
         end
     end
 end
@@ -116,8 +120,7 @@ local function newTurn(free)
     if not head then
         return
     end
-    redis.call('zadd', KEYS[3], now + free + slot, head)
-    expireRoom()
+    setDeadline(head, now + free + slot)
     wake(head)
     local at = 1
     repeat
@@ -181,8 +184,7 @@ if op == 'lock' then
         sleep = math.min(sleep, tonumber(redis.call('zscore', KEYS[3], head)) - now)
     end
     sleep = math.max(1, sleep)
-    redis.call('zadd', KEYS[3], now + sleep + slot, caller)
-    expireRoom()
+    setDeadline(caller, now + sleep + slot)
     return {0, sleep}
 end
 
