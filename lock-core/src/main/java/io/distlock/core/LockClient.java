@@ -10,6 +10,7 @@ import io.distlock.core.engine.ReplicaAcks;
 import io.distlock.core.engine.ScriptedFencedLock;
 import io.distlock.core.engine.ScriptedLock;
 import io.distlock.core.engine.ScriptedReadWriteLock;
+import io.distlock.core.metrics.LockMetrics;
 import io.distlock.core.observation.MicrometerLockObservations;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
@@ -21,6 +22,7 @@ import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.resource.ClientResources;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 
 import java.time.Duration;
@@ -355,6 +357,7 @@ public final class LockClient implements AutoCloseable {
         private ClientResources clientResources;
         private final List<LockListener> listeners = new ArrayList<>();
         private ObservationRegistry observationRegistry;
+        private MeterRegistry meterRegistry;
         private String reportedLockType;
 
         private Builder() {
@@ -590,6 +593,22 @@ public final class LockClient implements AutoCloseable {
         }
 
         /**
+         * Publishes this client's {@code distlock.*} meters in this registry, the same the Spring
+         * Boot starter publishes (see {@link LockMetrics}): timers of acquisitions and holds, gauges
+         * of holders and waiters, counters of renewals and lost leases. With an
+         * {@link #observationRegistry} too, the two timers come from the observations, through the
+         * observation registry's meter handler. Needs {@code io.micrometer:micrometer-core} on the
+         * classpath.
+         *
+         * @param registry the registry; {@code null} publishes no meters
+         * @return this builder
+         */
+        public Builder meterRegistry(MeterRegistry registry) {
+            this.meterRegistry = registry;
+            return this;
+        }
+
+        /**
          * Reports every lock of this client, in its events and observations, under one lock type
          * instead of each lock's own: for a client whose locks are parts of larger locks, such as
          * a RedLock master's ({@link RedLock#LOCK_TYPE}).
@@ -647,11 +666,27 @@ public final class LockClient implements AutoCloseable {
                 }
             }
             RedisURI standaloneUri = redisUri != null ? parseUri() : null;  // a malformed URI is the caller's error
+            LockClient client;
             try {
-                return new LockClient(this, connect(standaloneUri));
+                client = new LockClient(this, connect(standaloneUri));
             } catch (RuntimeException e) {
                 throw RedisFailures.translate("connect to Redis at " + describeTarget(), e);
             }
+            return measured(client);
+        }
+
+        /** @return the client, its meters bound to the meter registry if one was given */
+        private LockClient measured(LockClient client) {
+            // Without a registry, no Micrometer class is loaded: micrometer-core is optional.
+            if (meterRegistry != null) {
+                try {
+                    new LockMetrics(client).bindTo(meterRegistry);
+                } catch (RuntimeException | Error e) {
+                    client.close();
+                    throw e;
+                }
+            }
+            return client;
         }
 
         private RedisConnections connect(RedisURI standaloneUri) {

@@ -1,5 +1,6 @@
 package io.distlock.core.observation;
 
+import io.distlock.core.metrics.LockMeterNames;
 import io.micrometer.common.KeyValues;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationConvention;
@@ -50,9 +51,10 @@ public class DefaultLockObservationConvention implements ObservationConvention<L
 
     @Override
     public KeyValues getLowCardinalityKeyValues(LockObservationContext context) {
-        KeyValues keyValues = KeyValues.of("name", context.getGroup(), "type", context.getLockType());
+        KeyValues keyValues = KeyValues.of(LockMeterNames.NAME, context.getGroup(), LockMeterNames.TYPE,
+                context.getLockType());
         String result = context.getResult();
-        return result == null ? keyValues : keyValues.and("result", result);
+        return result == null ? keyValues : keyValues.and(LockMeterNames.RESULT, result);
     }
 
     @Override

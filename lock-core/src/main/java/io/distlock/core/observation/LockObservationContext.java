@@ -1,5 +1,6 @@
 package io.distlock.core.observation;
 
+import io.distlock.core.metrics.LockMeterNames;
 import io.micrometer.observation.Observation;
 
 /**
@@ -11,9 +12,9 @@ public class LockObservationContext extends Observation.Context {
     /** Which of the two observations a context belongs to. */
     public enum Kind {
         /** An acquisition, from its start to its outcome: {@code distlock.acquire}. */
-        ACQUIRE("distlock.acquire"),
+        ACQUIRE(LockMeterNames.ACQUIRE),
         /** A hold, from first hold to last release or loss: {@code distlock.held}. */
-        HELD("distlock.held");
+        HELD(LockMeterNames.HELD);
 
         private final String observationName;
 

@@ -1,5 +1,6 @@
 package io.distlock.spring.metrics;
 
+import io.distlock.core.metrics.LockMeterNames;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.config.MeterFilterReply;
@@ -27,7 +28,7 @@ final class LockNameLimit implements MeterFilter {
      * @return the filter
      */
     static MeterFilter of(int maxNames) {
-        return MeterFilter.maximumAllowableTags("distlock.", "name", maxNames, new LockNameLimit(maxNames));
+        return MeterFilter.maximumAllowableTags(LockMeterNames.PREFIX, LockMeterNames.NAME, maxNames, new LockNameLimit(maxNames));
     }
 
     /** Called for the meters of a name past the cap: turns them away, and warns the first time. */

@@ -1,5 +1,6 @@
 /**
- * Micrometer metrics of the lock engine: {@link io.distlock.spring.metrics.DistLockMetrics} turns
- * engine events into the {@code distlock.*} meters, tagged by static lock name, never by key.
+ * Micrometer metrics in a Spring Boot application: lock-core's meters
+ * ({@link io.distlock.core.metrics.LockMetrics}) bound to the application's registry, for the
+ * client and RedLock's masters, and a cap on the number of lock names they tag.
  */
 package io.distlock.spring.metrics;
