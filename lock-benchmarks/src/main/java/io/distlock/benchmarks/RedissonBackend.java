@@ -1,20 +1,17 @@
 package io.distlock.benchmarks;
 
 import io.lettuce.core.RedisCredentials;
-import io.lettuce.core.RedisCredentialsProvider.ImmediateRedisCredentialsProvider;
 import io.lettuce.core.RedisURI;
 import org.redisson.Redisson;
 import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
 import org.redisson.config.Credentials;
-import org.redisson.config.SingleServerConfig;
 
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
 
@@ -82,22 +79,22 @@ final class RedissonBackend implements LockBackend {
         config.setUseScriptCache(true);
         config.setNettyThreads(2 * Runtime.getRuntime().availableProcessors());
         int poolSize = Math.max(DEFAULT_POOL_SIZE, threads + 1);
-        SingleServerConfig server = config.useSingleServer()
+        config.useSingleServer()
                 .setAddress(address(uri))
                 .setDatabase(uri.getDatabase())
                 .setConnectionPoolSize(poolSize)
                 .setConnectionMinimumIdleSize(threads);
-        credentials(uri).ifPresent(credentials ->
-                server.setCredentialsResolver(address -> CompletableFuture.completedFuture(credentials)));
+        // On the Config, not the server settings: Redisson 4 deprecates credentials per server.
+        credentials(uri).ifPresent(credentials -> config.setUsername(credentials.getUsername())
+                .setPassword(credentials.getPassword()));
         return config;
     }
 
     /** The user and password of the URI, as Lettuce (and so distlock) reads them. */
     private static Optional<Credentials> credentials(RedisURI uri) {
-        if (!(uri.getCredentialsProvider() instanceof ImmediateRedisCredentialsProvider provider)) {
-            return Optional.empty();
-        }
-        RedisCredentials given = provider.resolveCredentialsNow();
+        // A URI's own credentials come from a provider that answers at once (not always an
+        // ImmediateRedisCredentialsProvider: Lettuce 7 makes it a lambda).
+        RedisCredentials given = uri.getCredentialsProvider().resolveCredentials().block();
         if (given == null || !given.hasPassword()) {
             return Optional.empty();
         }
