@@ -689,6 +689,9 @@ public final class LockClient implements AutoCloseable {
             return client;
         }
 
+        // enableAllAdaptiveRefreshTriggers(): Lettuce 7 deprecates it, since it enables every adaptive
+        // trigger by default; Lettuce 6.6, which this library supports too, enables none without it.
+        @SuppressWarnings("deprecation")
         private RedisConnections connect(RedisURI standaloneUri) {
             if (redisClient != null) {
                 return RedisConnections.standalone(redisClient, false);

@@ -16,6 +16,7 @@ import org.springframework.context.annotation.Configuration;
 import io.reactivex.rxjava3.core.Flowable;
 import io.reactivex.rxjava3.core.Single;
 import kotlinx.coroutines.flow.Flow;
+import kotlinx.coroutines.reactive.ReactiveFlowKt;
 import io.micrometer.context.ContextRegistry;
 import org.reactivestreams.Publisher;
 import org.springframework.core.ReactiveAdapter;
@@ -248,7 +249,7 @@ class ResultTypesTest {
             assertHeldUntilTheResultCompletes("Jobs.flowable:r2", Flowable.class,
                     work -> jobs.flowable("r2", Flowable.fromPublisher(work)));
             assertHeldUntilTheResultCompletes("Jobs.flow:r3", Flow.class,
-                    work -> jobs.flow("r3", (Flow<String>) adapter(Flow.class).fromPublisher(work)));
+                    work -> jobs.flow("r3", ReactiveFlowKt.asFlow(work)));
         });
     }
 

@@ -45,6 +45,8 @@ public class AccountStore {
 
     /** A write came with a fencing token older than one the storage has seen. */
     public static class StaleTokenException extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+
         StaleTokenException(String message) {
             super(message);
         }

@@ -26,7 +26,7 @@ import java.util.function.Supplier;
  * Spring Boot's auto-configuration defines one; an application that defines its own bean of this
  * type (for example with another order) replaces it.
  */
-public class DistributedLockAdvisor extends AbstractPointcutAdvisor {
+public final class DistributedLockAdvisor extends AbstractPointcutAdvisor {
 
     private static final long serialVersionUID = 1L;
     private static final System.Logger LOG = System.getLogger(DistributedLockAdvisor.class.getName());
