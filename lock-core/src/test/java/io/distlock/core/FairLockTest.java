@@ -230,7 +230,7 @@ class FairLockTest {
         assertThat(queued(name)).isEqualTo(1);
         for (String key : room) {
             assertThat((Long) redis.server().command("PTTL", key))
-                    .as("%s expires at most a slot after the last deadline", key)
+                    .as("%s expires at most a slot after the latest deadline", key)
                     .isBetween(1L, 1_000L + 300L + 300L + 100L);
         }
 

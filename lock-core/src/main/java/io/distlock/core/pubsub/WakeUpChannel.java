@@ -15,16 +15,15 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
- * The local sleepers of one lock channel, in arrival order. Each message on the channel (the
+ * The local sleepers of one lock channel, in arrival order. A release message on the channel (the
  * lock became free) wakes exactly one sleeper, so the threads of one JVM that wait for the same
  * lock do not all ask Redis at once; the woken one tries, and the next release wakes the next.
- * Every wake-up is counted ({@link #wakeUps()}): a sleeper whose last look at the lock came before
- * a wake-up does not sleep, whether or not the wake-up found somebody sleeping. A wake-up that
- * names a sleeper (a fair lock's turn) is kept for it if it joined and is awake; one that names
- * an id the channel does not know is counted like any other, since it may name an acquisition
- * whose first look is still on its way. A releasing holder
- * of this client may instead {@link #claimFirst claim} the longest sleeper to hand the lock to it
- * directly.
+ * Every release message is counted ({@link #wakeUps()}): a sleeper whose last look at the lock
+ * came before it does not sleep, whether or not it found somebody sleeping. A wake-up that names a
+ * sleeper (a fair lock's turn) is kept for it if it joined and is awake; one that names an id the
+ * channel does not know is counted like a release message, since it may name an acquisition whose
+ * first look is still on its way. A releasing holder of this client may instead
+ * {@link #claimFirst claim} the longest sleeper to hand the lock to it directly.
  *
  * <p>Reference counted by {@link LockSubscriptions}: the Redis subscription lives as long as
  * somebody waits, and a little longer, so a lock waited for again soon needs no new subscription.
@@ -87,7 +86,10 @@ public final class WakeUpChannel<T> {
         return channel;
     }
 
-    /** @return release wake-ups so far: read before an attempt, handed to {@link #sleep} after it */
+    /**
+     * @return wake-ups counted so far (release messages, and turns for ids this channel does not
+     *         know): read before an attempt, handed to {@link #sleep} after it
+     */
     public long wakeUps() {
         lock.lock();
         try {
@@ -158,8 +160,8 @@ public final class WakeUpChannel<T> {
     }
 
     /**
-     * Counts a wake-up and wakes one sleeper, if any. Called for every message on the channel, and
-     * by a woken sleeper that leaves without taking the lock so the wake-up is not lost.
+     * Counts a wake-up and wakes one sleeper, if any. Called for every release message on the
+     * channel, and by a woken sleeper that leaves without taking the lock so the wake-up is not lost.
      */
     public void wakeOne() {
         countWakeUp();

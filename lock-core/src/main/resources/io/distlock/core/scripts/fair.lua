@@ -4,8 +4,9 @@
 -- sleep before it looks again, and its deadline (by the server's clock) is that time plus one slot
 -- timeout. So a waiter whose deadline passed never came back: its process is gone, and it is
 -- dropped once it is at the head of the queue. A live waiter is not dropped for sleeping: its turn
--- wakes it. The waiting room (queue, timeouts, clients) expires at most one slot after the last
--- deadline in it, so the places of waiters whose process died do not outlive them for long.
+-- wakes it. The waiting room (queue, timeouts, clients) expires at most one slot after the latest
+-- deadline it was given since it was created (a deadline can later be shortened: a new turn, a
+-- fresh look), so the places of waiters whose process died outlive them by a lease at most.
 --
 -- Turns: when the lock is released or the head of the queue changes (it took the lock, left, or
 -- was dropped), the head gets a new turn: until the lock can be free plus one slot to take it. It
@@ -66,8 +67,9 @@ local function forget(waiter)
 end
 
 -- Sets a waiter's deadline. The waiting room outlives every deadline in it (after the last one
--- every waiter in it is gone), by one slot at most: it is lengthened only when a deadline passes
--- its end, and then to a slot beyond, so a busy queue lengthens it once a slot, not on every call.
+-- every waiter in it is gone): it is lengthened only when a deadline passes its end, and then to a
+-- slot beyond, so a busy queue lengthens it once a slot, not on every call. It is never shortened,
+-- so it ends at most a slot after the latest deadline it was given.
 -- Its three keys hold the same waiters, so they are created and emptied together, and the
 -- timeouts key tells the expiry of all three.
 local function setDeadline(waiter, deadline)
