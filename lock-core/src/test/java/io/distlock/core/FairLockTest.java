@@ -238,6 +238,25 @@ class FairLockTest {
                 () -> room.stream().allMatch(key -> (Long) redis.server().command("EXISTS", key) == 0L));
     }
 
+    /**
+     * A lock hash without an expiry (PERSIST by hand, or a key written by something else) can be
+     * free in no known time: its waiters look again once a slot, not every millisecond.
+     */
+    @Test
+    void aLockWithoutExpiryDoesNotMakeItsWaitersPoll() throws Exception {
+        RedisLock holder = client().getFairLock("persisted");
+        assertThat(holder.tryLock(0, 60, TimeUnit.SECONDS)).isTrue();
+        redis.server().command("PERSIST", "distlock:{persisted}");
+        RedisLock waiter = client().getFairLock("persisted");
+        ScriptStats.reset(redis.server());
+
+        assertThat(waiter.tryLock(1, 10, TimeUnit.SECONDS)).isFalse();
+
+        assertThat(ScriptStats.scriptCalls(redis.server())).as("scripts run while one waiter waited 1 s")
+                .isLessThan(10);
+        holder.unlock();
+    }
+
     @Test
     void eventsNameTheFairKind() {
         RecordingListener events = new RecordingListener();

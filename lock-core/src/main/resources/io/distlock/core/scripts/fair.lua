@@ -82,9 +82,15 @@ local function setDeadline(waiter, deadline)
     end
 end
 
--- Milliseconds until the lock can be free: what is left of its lease, 0 when it is free.
+-- Milliseconds until the lock can be free: what is left of its lease, 0 when it is free. A lock
+-- without an expiry (PERSIST by hand, a key written by something else) may be free at any time
+-- and no lease tells when: one slot, so that its waiters look again once a slot.
 local function untilFree()
-    return math.max(0, redis.call('pttl', KEYS[1]))
+    local ttl = redis.call('pttl', KEYS[1])
+    if ttl == -1 then
+        return slot
+    end
+    return math.max(0, ttl)
 end
 
 -- Drops the waiters at the head whose deadline passed. Returns whether it dropped any.
