@@ -85,7 +85,8 @@ final class CompositeLocks {
      */
     static CompletableFuture<Void> leaseFromNow(RedisLock lock, long leaseMillis,
                                                 Function<SettableLease, CompletableFuture<Void>> lease) {
-        if (!(lock instanceof SettableLease settable)) {
+        SettableLease settable = settable(lock);
+        if (settable == null) {
             return leaseMillis <= 0 ? CompletableFuture.completedFuture(null)
                     : CompletableFuture.failedFuture(notSettable(lock));
         }
@@ -102,10 +103,26 @@ final class CompositeLocks {
      */
     static void requireSettableLeases(List<RedisLock> locks) {
         for (RedisLock lock : locks) {
-            if (!(lock instanceof SettableLease)) {
+            if (settable(lock) == null) {
                 throw notSettable(lock);
             }
         }
+    }
+
+    /**
+     * @param lock a component
+     * @return how to give it its lease: the engine's locks take it themselves, the composites
+     *         through a view of theirs (so that their public types implement no engine interface);
+     *         {@code null} for any other lock (e.g. an application's own)
+     */
+    static SettableLease settable(RedisLock lock) {
+        if (lock instanceof SettableLease engineLock) {
+            return engineLock;
+        }
+        if (lock instanceof MultiLock multi) {
+            return multi.leases;
+        }
+        return lock instanceof RedLock red ? red.leases : null;
     }
 
     private static UnsupportedOperationException notSettable(RedisLock lock) {

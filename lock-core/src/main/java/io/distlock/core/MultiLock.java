@@ -53,7 +53,7 @@ import static io.distlock.core.CompositeLocks.unwrap;
  * and nothing is held. Only components that are locks of a {@link LockClient}, {@link MultiLock}s
  * or {@link RedLock}s can be asked; others are taken as they are.
  */
-public final class MultiLock implements RedisLock, SettableLease {
+public final class MultiLock implements RedisLock {
 
     /** Lease argument of a component acquired with the watchdog. */
     private static final long WATCHDOG = -1;
@@ -206,15 +206,30 @@ public final class MultiLock implements RedisLock, SettableLease {
         return acquisition.outcome;
     }
 
+    /**
+     * How a composite around this one gives it its lease (see {@link CompositeLocks#settable}):
+     * not part of the API, so this lock's public type implements no engine interface.
+     */
+    final SettableLease leases = new SettableLease() {
+        @Override
+        public CompletableFuture<Void> leaseFromNow(String holderId, long leaseMillis, long acquiringSinceNanos) {
+            return MultiLock.this.leaseFromNow(holderId, leaseMillis, acquiringSinceNanos);
+        }
+
+        @Override
+        public CompletableFuture<Void> leaseFromNow(long leaseMillis, long acquiringSinceNanos) {
+            return MultiLock.this.leaseFromNow(leaseMillis, acquiringSinceNanos);
+        }
+    };
+
     /** Gives every component, acquired with the watchdog, its explicit lease from now, all at once. */
-    @Override
-    public CompletableFuture<Void> leaseFromNow(String holderId, long leaseMillis, long acquiringSinceNanos) {
+    CompletableFuture<Void> leaseFromNow(String holderId, long leaseMillis, long acquiringSinceNanos) {
         Objects.requireNonNull(holderId, "holderId must not be null");
         return leaseEach(locks, leaseMillis, lock -> lock.leaseFromNow(holderId, leaseMillis, acquiringSinceNanos));
     }
 
-    @Override
-    public CompletableFuture<Void> leaseFromNow(long leaseMillis, long acquiringSinceNanos) {
+    /** {@link #leaseFromNow(String, long, long)} for the calling thread's holds. */
+    CompletableFuture<Void> leaseFromNow(long leaseMillis, long acquiringSinceNanos) {
         return leaseEach(locks, leaseMillis, lock -> lock.leaseFromNow(leaseMillis, acquiringSinceNanos));
     }
 

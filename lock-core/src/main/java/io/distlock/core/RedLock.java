@@ -43,7 +43,7 @@ import static io.distlock.core.CompositeLocks.unwrap;
  * Where a stale holder must not write, use a {@link FencedLock} and have the storage check the
  * token.
  */
-public final class RedLock implements RedisLock, SettableLease {
+public final class RedLock implements RedisLock {
 
     /** Per-node attempt timeout when the lease is the watchdog's (no explicit lease). */
     public static final Duration DEFAULT_ATTEMPT_TIMEOUT = Duration.ofMillis(500);
@@ -248,8 +248,7 @@ public final class RedLock implements RedisLock, SettableLease {
      * acquisition with that lease would (validity: lease − time spent − clock drift allowance).
      * Without a lease ({@code <= 0}), a majority of masters must confirm the hold still there.
      */
-    @Override
-    public CompletableFuture<Void> leaseFromNow(String holderId, long leaseMillis, long acquiringSinceNanos) {
+    CompletableFuture<Void> leaseFromNow(String holderId, long leaseMillis, long acquiringSinceNanos) {
         Objects.requireNonNull(holderId, "holderId must not be null");
         boolean[][] latest = new boolean[1][];
         granted.computeIfPresent(holderId, (holder, holds) -> {
@@ -275,10 +274,26 @@ public final class RedLock implements RedisLock, SettableLease {
         });
     }
 
-    @Override
-    public CompletableFuture<Void> leaseFromNow(long leaseMillis, long acquiringSinceNanos) {
+    /** {@link #leaseFromNow(String, long, long)} for the calling thread's holds. */
+    CompletableFuture<Void> leaseFromNow(long leaseMillis, long acquiringSinceNanos) {
         return leaseFromNow(threadHolder(), leaseMillis, acquiringSinceNanos);
     }
+
+    /**
+     * How a composite around this one gives it its lease (see {@link CompositeLocks#settable}):
+     * not part of the API, so this lock's public type implements no engine interface.
+     */
+    final SettableLease leases = new SettableLease() {
+        @Override
+        public CompletableFuture<Void> leaseFromNow(String holderId, long leaseMillis, long acquiringSinceNanos) {
+            return RedLock.this.leaseFromNow(holderId, leaseMillis, acquiringSinceNanos);
+        }
+
+        @Override
+        public CompletableFuture<Void> leaseFromNow(long leaseMillis, long acquiringSinceNanos) {
+            return RedLock.this.leaseFromNow(leaseMillis, acquiringSinceNanos);
+        }
+    };
 
     @Override
     public String toString() {

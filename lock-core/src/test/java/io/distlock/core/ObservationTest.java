@@ -2,7 +2,6 @@ package io.distlock.core;
 
 import io.distlock.core.observation.DefaultLockObservationConvention;
 import io.distlock.core.observation.LockObservationContext;
-import io.distlock.core.observation.MicrometerLockObservations;
 import io.distlock.test.RedisExtension;
 import io.micrometer.common.KeyValue;
 import io.micrometer.common.KeyValues;
@@ -131,12 +130,12 @@ class ObservationTest {
         redis.server().pause();
         try {
             awaitTrue("a renewal without an answer is reported on the hold", watchdog,
-                    () -> recorded.events(HELD).contains(MicrometerLockObservations.RENEWAL_FAILED));
+                    () -> recorded.events(HELD).contains(LockObservationContext.RENEWAL_FAILED));
         } finally {
             redis.server().resume();
         }
         assertThat(registry).hasObservationWithNameEqualTo(HELD).that()
-                .hasEvent(MicrometerLockObservations.RENEWAL_FAILED).isNotStopped();
+                .hasEvent(LockObservationContext.RENEWAL_FAILED).isNotStopped();
 
         lock.unlock();
         assertThat(registry).hasObservationWithNameEqualTo(HELD).that().hasBeenStopped().doesNotHaveError();

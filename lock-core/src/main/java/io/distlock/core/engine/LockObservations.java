@@ -4,7 +4,7 @@ import io.distlock.core.LockEvent;
 
 /**
  * Where the engine reports each acquisition and each hold while it lasts, for tracing and timing:
- * Micrometer Observations ({@link io.distlock.core.observation.MicrometerLockObservations}) when
+ * Micrometer Observations ({@link MicrometerLockObservations}) when
  * the client was given a registry. Unlike {@link io.distlock.core.LockListener}s, which hear of
  * things after the fact on the client's own thread, these are called as things happen: an
  * acquisition is reported on the caller's thread as it starts, so its observation is a child of

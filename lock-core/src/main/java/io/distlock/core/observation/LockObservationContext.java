@@ -9,6 +9,9 @@ import io.micrometer.observation.Observation;
  */
 public class LockObservationContext extends Observation.Context {
 
+    /** The name of the event a failed lease renewal adds to the hold's observation ({@code distlock.held}). */
+    public static final String RENEWAL_FAILED = "renewal.failed";
+
     /** Which of the two observations a context belongs to. */
     public enum Kind {
         /** An acquisition, from its start to its outcome: {@code distlock.acquire}. */
@@ -75,8 +78,12 @@ public class LockObservationContext extends Observation.Context {
         return result;
     }
 
-    /** @param result the acquisition's outcome */
-    void setResult(String result) {
+    /**
+     * Set by the engine when the acquisition ends, before the observation stops.
+     *
+     * @param result the acquisition's outcome
+     */
+    public void setResult(String result) {
         this.result = result;
     }
 }

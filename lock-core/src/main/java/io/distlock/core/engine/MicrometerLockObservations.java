@@ -1,9 +1,9 @@
-package io.distlock.core.observation;
+package io.distlock.core.engine;
 
 import io.distlock.core.LockEvent;
 import io.distlock.core.LockLostException;
-import io.distlock.core.engine.LockId;
-import io.distlock.core.engine.LockObservations;
+import io.distlock.core.observation.DefaultLockObservationConvention;
+import io.distlock.core.observation.LockObservationContext;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 
@@ -19,7 +19,8 @@ import java.util.function.Consumer;
  *       timeout | interrupted | error; a Redis failure is the observation's error);</li>
  *   <li>{@code distlock.held}: from a first hold to its last release, under the same parent as the
  *       acquisition that began it. A lost lease ends it with a {@link LockLostException} as its
- *       error; each failed renewal is an event ({@value #RENEWAL_FAILED}) on it.</li>
+ *       error; each failed renewal is an event
+ *       ({@value LockObservationContext#RENEWAL_FAILED}) on it.</li>
  * </ul>
  * Observations are started on the caller's thread and stopped wherever the outcome is known,
  * often a Redis I/O thread, so handlers must be quick; no scope is opened there. A handler that
@@ -32,9 +33,6 @@ public final class MicrometerLockObservations implements LockObservations {
 
     private static final System.Logger LOG = System.getLogger(MicrometerLockObservations.class.getName());
     private static final AtomicBoolean WARNED = new AtomicBoolean();
-
-    /** The name of the event a failed renewal adds to the hold's observation. */
-    public static final String RENEWAL_FAILED = "renewal.failed";
 
     private final ObservationRegistry registry;
 
@@ -173,7 +171,7 @@ public final class MicrometerLockObservations implements LockObservations {
         @Override
         public void renewalFailed(Throwable cause) {
             guarded("report a failed renewal of", id,
-                    () -> held.event(Observation.Event.of(RENEWAL_FAILED, "Lease renewal failed: " + cause)));
+                    () -> held.event(Observation.Event.of(LockObservationContext.RENEWAL_FAILED, "Lease renewal failed: " + cause)));
         }
 
         @Override

@@ -1,0 +1,132 @@
+package io.distlock.core;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Executable;
+import java.lang.reflect.Field;
+import java.lang.reflect.GenericArrayType;
+import java.lang.reflect.Member;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
+import java.lang.reflect.WildcardType;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The API packages of lock-core show no implementation type: no public or protected type, member
+ * or signature in them names a type of the engine's packages, which may change in any release.
+ */
+class ApiSurfaceTest {
+
+    /** What users build on. */
+    private static final List<String> API_PACKAGES = List.of("io.distlock.core", "io.distlock.core.observation",
+            "io.distlock.core.metrics");
+    /** The implementation. */
+    private static final List<String> INTERNAL_PACKAGES = List.of("io.distlock.core.engine",
+            "io.distlock.core.scripts", "io.distlock.core.pubsub", "io.distlock.core.watchdog");
+
+    @Test
+    void noApiTypeShowsAnInternalOne() throws Exception {
+        List<Class<?>> api = apiTypes();
+        assertThat(api).contains(LockClient.class, MultiLock.class);
+
+        List<String> leaks = new ArrayList<>();
+        for (Class<?> type : api) {
+            List<Type> shown = new ArrayList<>();
+            shown.add(type.getGenericSuperclass());
+            shown.addAll(List.of(type.getGenericInterfaces()));
+            for (Field field : type.getDeclaredFields()) {
+                if (visible(field)) {
+                    shown.add(field.getGenericType());
+                }
+            }
+            Stream.concat(Stream.of(type.getDeclaredConstructors()), Stream.of(type.getDeclaredMethods()))
+                    .filter(ApiSurfaceTest::visible).forEach(member -> shown.addAll(signature(member)));
+            for (Type each : shown) {
+                internalTypesIn(each).forEach(internal -> leaks.add(type.getName() + " shows " + internal.getName()));
+            }
+        }
+        assertThat(leaks).as("internal types in the API").isEmpty();
+    }
+
+    /** @return the public types of the API packages that a user can reach (public all the way out) */
+    private static List<Class<?>> apiTypes() throws IOException, URISyntaxException, ClassNotFoundException {
+        Path classes = Path.of(LockClient.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        List<Class<?>> types = new ArrayList<>();
+        for (String pkg : API_PACKAGES) {
+            try (Stream<Path> files = Files.list(classes.resolve(pkg.replace('.', '/')))) {
+                for (Path file : files.filter(f -> f.toString().endsWith(".class")).toList()) {
+                    String name = file.getFileName().toString().replace(".class", "");
+                    if (name.equals("package-info")) {
+                        continue;
+                    }
+                    Class<?> type = Class.forName(pkg + "." + name, false, ApiSurfaceTest.class.getClassLoader());
+                    if (reachable(type)) {
+                        types.add(type);
+                    }
+                }
+            }
+        }
+        return types;
+    }
+
+    private static boolean reachable(Class<?> type) {
+        for (Class<?> c = type; c != null; c = c.getDeclaringClass()) {
+            if (!Modifier.isPublic(c.getModifiers()) || c.isAnonymousClass() || c.isLocalClass()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean visible(Member member) {
+        return !member.isSynthetic() && (Modifier.isPublic(member.getModifiers())
+                || Modifier.isProtected(member.getModifiers()));
+    }
+
+    private static List<Type> signature(Executable member) {
+        List<Type> types = new ArrayList<>(List.of(member.getGenericParameterTypes()));
+        types.addAll(List.of(member.getGenericExceptionTypes()));
+        if (member instanceof Method method) {
+            types.add(method.getGenericReturnType());
+        } else if (!(member instanceof Constructor<?>)) {
+            throw new IllegalArgumentException(member.toString());
+        }
+        return types;
+    }
+
+    /** @return the internal classes a type names, type arguments and bounds included */
+    private static List<Class<?>> internalTypesIn(Type type) {
+        List<Class<?>> found = new ArrayList<>();
+        if (type instanceof Class<?> c) {
+            Class<?> element = c;
+            while (element.isArray()) {
+                element = element.getComponentType();
+            }
+            if (INTERNAL_PACKAGES.contains(element.getPackageName())) {
+                found.add(element);
+            }
+        } else if (type instanceof ParameterizedType parameterized) {
+            found.addAll(internalTypesIn(parameterized.getRawType()));
+            for (Type argument : parameterized.getActualTypeArguments()) {
+                found.addAll(internalTypesIn(argument));
+            }
+        } else if (type instanceof WildcardType wildcard) {
+            Stream.concat(Stream.of(wildcard.getUpperBounds()), Stream.of(wildcard.getLowerBounds()))
+                    .forEach(bound -> found.addAll(internalTypesIn(bound)));
+        } else if (type instanceof GenericArrayType array) {
+            found.addAll(internalTypesIn(array.getGenericComponentType()));
+        }
+        return found;
+    }
+}
