@@ -596,9 +596,15 @@ public final class LockClient implements AutoCloseable {
          * Publishes this client's {@code distlock.*} meters in this registry, the same the Spring
          * Boot starter publishes (see {@link LockMetrics}): timers of acquisitions and holds, gauges
          * of holders and waiters, counters of renewals and lost leases. With an
-         * {@link #observationRegistry} too, the two timers come from the observations, through the
-         * observation registry's meter handler. Needs {@code io.micrometer:micrometer-core} on the
-         * classpath.
+         * {@link #observationRegistry} too, the two timers come from the observations, so that
+         * registry needs a meter handler for them (e.g. Micrometer's
+         * {@code DefaultMeterObservationHandler} on this meter registry). Needs
+         * {@code io.micrometer:micrometer-core} on the classpath.
+         *
+         * <p>One client per registry: Micrometer registers a gauge once per name and tags, so the
+         * gauges of a second client in the same registry would not show (its counters and timers
+         * would add to the first's). In Spring Boot the starter binds the meters of its clients:
+         * do not also set this in a {@code LockClientBuilderCustomizer}.
          *
          * @param registry the registry; {@code null} publishes no meters
          * @return this builder
@@ -682,7 +688,11 @@ public final class LockClient implements AutoCloseable {
                 try {
                     new LockMetrics(client).bindTo(meterRegistry);
                 } catch (RuntimeException | Error e) {
-                    client.close();
+                    try {
+                        client.close();
+                    } catch (RuntimeException closing) {
+                        e.addSuppressed(closing);
+                    }
                     throw e;
                 }
             }

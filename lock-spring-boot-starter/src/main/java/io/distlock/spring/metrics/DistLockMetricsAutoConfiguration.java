@@ -1,6 +1,7 @@
 package io.distlock.spring.metrics;
 
 import io.distlock.core.LockClient;
+import io.distlock.core.metrics.LockMetrics;
 import io.distlock.spring.autoconfigure.DistLockAutoConfiguration;
 import io.distlock.spring.autoconfigure.DistLockProperties;
 import io.distlock.spring.autoconfigure.RedLockNodes;
@@ -32,12 +33,15 @@ import java.util.List;
 public final class DistLockMetricsAutoConfiguration {
 
     /**
+     * An application's own {@link LockMetrics} (the starter's is one) replaces it, so that the
+     * client's events are not counted twice.
+     *
      * @param client the lock client to measure
      * @param nodes  RedLock's masters, if any, measured with type {@code red_lock}
      * @return the binder
      */
     @Bean
-    @ConditionalOnMissingBean
+    @ConditionalOnMissingBean(LockMetrics.class)
     DistLockMetrics distLockMetrics(LockClient client, ObjectProvider<RedLockNodes> nodes) {
         RedLockNodes masters = nodes.getIfAvailable();
         return new DistLockMetrics(client, masters == null ? List.of() : masters.clients());

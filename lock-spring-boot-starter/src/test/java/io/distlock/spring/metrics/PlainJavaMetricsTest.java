@@ -2,6 +2,7 @@ package io.distlock.spring.metrics;
 
 import io.distlock.core.LockClient;
 import io.distlock.core.RedisLock;
+import io.distlock.core.metrics.LockMetrics;
 import io.distlock.spring.BootGeneration;
 import io.distlock.spring.autoconfigure.DistLockAutoConfiguration;
 import io.distlock.test.RedisExtension;
@@ -13,6 +14,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 import java.time.Duration;
 import java.util.Set;
@@ -48,6 +51,27 @@ class PlainJavaMetricsTest {
                     }
                     assertThat(meterIds(plain)).isNotEmpty().isEqualTo(meterIds(starters));
                 });
+    }
+
+    /** A binder of lock-core's type that the application defines stands in for the starter's: no event counts twice. */
+    @Test
+    void anApplicationsOwnLockMetricsReplacesTheStarters() {
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(DistLockAutoConfiguration.class,
+                        DistLockMetricsAutoConfiguration.class))
+                .withConfiguration(AutoConfigurations.of(BootGeneration.metricsAutoConfigurations()))
+                .withPropertyValues("distlock.redis.url=" + redis.server().uri())
+                .withUserConfiguration(OwnMetrics.class)
+                .run(context -> assertThat(context).hasSingleBean(LockMetrics.class)
+                        .doesNotHaveBean(DistLockMetrics.class));
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class OwnMetrics {
+        @Bean
+        LockMetrics ownLockMetrics(LockClient client) {
+            return new LockMetrics(client);
+        }
     }
 
     /** One lock taken, held and released, and one attempt that finds it busy. */
