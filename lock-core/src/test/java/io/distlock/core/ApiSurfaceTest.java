@@ -5,33 +5,37 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Executable;
-import java.lang.reflect.Field;
 import java.lang.reflect.GenericArrayType;
 import java.lang.reflect.Member;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
+import java.lang.reflect.TypeVariable;
 import java.lang.reflect.WildcardType;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The API packages of lock-core show no implementation type: no public or protected type, member
- * or signature in them names a type of the engine's packages, which may change in any release.
+ * The API packages of lock-core show no implementation type: no type a user can reach in them
+ * has an engine type among its supertypes (however far up), or names one in a public or
+ * protected member's signature (inherited members, type arguments and type-variable bounds
+ * included). The engine's packages may change in any release.
  */
 class ApiSurfaceTest {
 
     /** What users build on. */
     private static final List<String> API_PACKAGES = List.of("io.distlock.core", "io.distlock.core.observation",
             "io.distlock.core.metrics");
-    /** The implementation. */
+    /** The implementation, sub-packages included. */
     private static final List<String> INTERNAL_PACKAGES = List.of("io.distlock.core.engine",
             "io.distlock.core.scripts", "io.distlock.core.pubsub", "io.distlock.core.watchdog");
 
@@ -42,18 +46,15 @@ class ApiSurfaceTest {
 
         List<String> leaks = new ArrayList<>();
         for (Class<?> type : api) {
-            List<Type> shown = new ArrayList<>();
-            shown.add(type.getGenericSuperclass());
-            shown.addAll(List.of(type.getGenericInterfaces()));
-            for (Field field : type.getDeclaredFields()) {
-                if (visible(field)) {
-                    shown.add(field.getGenericType());
-                }
-            }
-            Stream.concat(Stream.of(type.getDeclaredConstructors()), Stream.of(type.getDeclaredMethods()))
+            List<Type> shown = new ArrayList<>(supertypes(type));
+            shown.addAll(List.of(type.getTypeParameters()));
+            Stream.concat(Stream.of(type.getFields()), Stream.of(type.getDeclaredFields())).filter(ApiSurfaceTest::visible)
+                    .forEach(field -> shown.add(field.getGenericType()));
+            Stream.of(Stream.of(type.getDeclaredConstructors()), Stream.of(type.getMethods()),
+                            Stream.of(type.getDeclaredMethods())).flatMap(members -> members)
                     .filter(ApiSurfaceTest::visible).forEach(member -> shown.addAll(signature(member)));
             for (Type each : shown) {
-                internalTypesIn(each).forEach(internal -> leaks.add(type.getName() + " shows " + internal.getName()));
+                internalTypesIn(each, new HashSet<>()).forEach(internal -> leaks.add(type.getName() + " shows " + internal.getName()));
             }
         }
         assertThat(leaks).as("internal types in the API").isEmpty();
@@ -80,13 +81,32 @@ class ApiSurfaceTest {
         return types;
     }
 
+    /** A public type, or a protected one nested in a reachable type, all the way out. */
     private static boolean reachable(Class<?> type) {
         for (Class<?> c = type; c != null; c = c.getDeclaringClass()) {
-            if (!Modifier.isPublic(c.getModifiers()) || c.isAnonymousClass() || c.isLocalClass()) {
+            boolean nested = c.getDeclaringClass() != null;
+            boolean open = Modifier.isPublic(c.getModifiers()) || (nested && Modifier.isProtected(c.getModifiers()));
+            if (!open || c.isAnonymousClass() || c.isLocalClass()) {
                 return false;
             }
         }
         return true;
+    }
+
+    /** @return every supertype of the type, however far up, as declared (with type arguments) */
+    private static List<Type> supertypes(Class<?> type) {
+        List<Type> found = new ArrayList<>();
+        List<Class<?>> pending = new ArrayList<>(List.of(type));
+        while (!pending.isEmpty()) {
+            Class<?> next = pending.remove(pending.size() - 1);
+            if (next.getGenericSuperclass() != null) {
+                found.add(next.getGenericSuperclass());
+                pending.add(next.getSuperclass());
+            }
+            found.addAll(List.of(next.getGenericInterfaces()));
+            pending.addAll(List.of(next.getInterfaces()));
+        }
+        return found;
     }
 
     private static boolean visible(Member member) {
@@ -96,6 +116,7 @@ class ApiSurfaceTest {
 
     private static List<Type> signature(Executable member) {
         List<Type> types = new ArrayList<>(List.of(member.getGenericParameterTypes()));
+        types.addAll(List.of(member.getTypeParameters()));
         types.addAll(List.of(member.getGenericExceptionTypes()));
         if (member instanceof Method method) {
             types.add(method.getGenericReturnType());
@@ -105,27 +126,38 @@ class ApiSurfaceTest {
         return types;
     }
 
-    /** @return the internal classes a type names, type arguments and bounds included */
-    private static List<Class<?>> internalTypesIn(Type type) {
+    /**
+     * @param seen the type variables already followed (a bound may name its variable again:
+     *             {@code T extends Comparable<T>})
+     * @return the internal classes a type names, type arguments and bounds included
+     */
+    private static List<Class<?>> internalTypesIn(Type type, Set<TypeVariable<?>> seen) {
         List<Class<?>> found = new ArrayList<>();
         if (type instanceof Class<?> c) {
             Class<?> element = c;
             while (element.isArray()) {
                 element = element.getComponentType();
             }
-            if (INTERNAL_PACKAGES.contains(element.getPackageName())) {
+            String pkg = element.getPackageName();
+            if (INTERNAL_PACKAGES.stream().anyMatch(internal -> pkg.equals(internal) || pkg.startsWith(internal + "."))) {
                 found.add(element);
             }
+        } else if (type instanceof TypeVariable<?> variable) {
+            if (seen.add(variable)) {
+                for (Type bound : variable.getBounds()) {
+                    found.addAll(internalTypesIn(bound, seen));
+                }
+            }
         } else if (type instanceof ParameterizedType parameterized) {
-            found.addAll(internalTypesIn(parameterized.getRawType()));
+            found.addAll(internalTypesIn(parameterized.getRawType(), seen));
             for (Type argument : parameterized.getActualTypeArguments()) {
-                found.addAll(internalTypesIn(argument));
+                found.addAll(internalTypesIn(argument, seen));
             }
         } else if (type instanceof WildcardType wildcard) {
             Stream.concat(Stream.of(wildcard.getUpperBounds()), Stream.of(wildcard.getLowerBounds()))
-                    .forEach(bound -> found.addAll(internalTypesIn(bound)));
+                    .forEach(bound -> found.addAll(internalTypesIn(bound, seen)));
         } else if (type instanceof GenericArrayType array) {
-            found.addAll(internalTypesIn(array.getGenericComponentType()));
+            found.addAll(internalTypesIn(array.getGenericComponentType(), seen));
         }
         return found;
     }

@@ -8,8 +8,8 @@ import java.util.concurrent.CompletableFuture;
  * lease while the composite waits for the others, and each has its full lease from the moment all
  * are held. A composite acquired with the watchdog asks the same, with no lease, to confirm that
  * the components it took first are still held: their renewals may have failed while it waited (a
- * frozen JVM, a lost connection). Implemented by {@link ScriptedLock} and by the composite locks,
- * so they nest.
+ * frozen JVM, a lost connection). Implemented by {@link ScriptedLock}; the composite locks give
+ * a view of theirs (so that their public types show no engine type), so they nest.
  */
 public interface SettableLease {
 
