@@ -60,6 +60,20 @@ class ReentrantLockTest {
     }
 
     @Test
+    void aNameBeyondAsciiIsItsUtf8BytesInRedis() {
+        LockClient client = clients.open(redis.server(), b -> b.keyPrefix("app:"));
+        RedisLock lock = client.getLock("zürich-€-日本-\uD83D\uDE00");
+        lock.lock();
+        try {
+            assertThat(redis.server().command("EXISTS", "app:{zürich-€-日本-\uD83D\uDE00}")).isEqualTo(1L);
+            assertThat(lock.isHeldByCurrentThread()).isTrue();
+        } finally {
+            lock.unlock();
+        }
+        assertThat(redis.server().command("EXISTS", "app:{zürich-€-日本-\uD83D\uDE00}")).isEqualTo(0L);
+    }
+
+    @Test
     void anotherThreadOfTheSameClientIsAnotherHolder() throws Exception {
         RedisLock lock = clients.open(redis.server()).getLock("threads");
         lock.lock();

@@ -11,7 +11,6 @@ import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.event.ClusterTopologyChangedEvent;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
-import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import reactor.core.Disposable;
 
@@ -83,8 +82,8 @@ public final class RedisConnections implements AutoCloseable {
         ConnectionDrops drops = new ConnectionDrops();
         client.addListener(drops);
         try {
-            connection = client.connect(StringCodec.UTF8);
-            StatefulRedisPubSubConnection<String, String> pubSub = client.connectPubSub(StringCodec.UTF8);
+            connection = client.connect(ExactUtf8Codec.INSTANCE);
+            StatefulRedisPubSubConnection<String, String> pubSub = client.connectPubSub(ExactUtf8Codec.INSTANCE);
             return new RedisConnections(connection.async(), connection, pubSub, false, false, client, owned, drops);
         } catch (RuntimeException e) {
             closeAfterFailure(connection, client, owned, drops);
@@ -106,9 +105,9 @@ public final class RedisConnections implements AutoCloseable {
         ConnectionDrops drops = new ConnectionDrops();
         client.addListener(drops);
         try {
-            connection = client.connect(StringCodec.UTF8);
+            connection = client.connect(ExactUtf8Codec.INSTANCE);
             boolean sharded = majorVersion(connection, commandTimeout) >= 7;
-            StatefulRedisPubSubConnection<String, String> pubSub = client.connectPubSub(StringCodec.UTF8);
+            StatefulRedisPubSubConnection<String, String> pubSub = client.connectPubSub(ExactUtf8Codec.INSTANCE);
             return new RedisConnections(connection.async(), connection, pubSub, true, sharded, client, owned, drops);
         } catch (RuntimeException e) {
             closeAfterFailure(connection, client, owned, drops);
