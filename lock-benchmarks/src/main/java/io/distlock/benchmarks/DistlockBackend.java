@@ -4,7 +4,7 @@ import io.distlock.core.LockClient;
 import io.distlock.core.LockEvent;
 import io.distlock.core.LockListener;
 import io.distlock.core.MultiLock;
-import io.distlock.core.engine.LockEngine;
+import io.distlock.core.internal.engine.LockEngine;
 
 import java.time.Duration;
 import java.util.Arrays;

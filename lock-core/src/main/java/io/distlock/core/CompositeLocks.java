@@ -1,8 +1,8 @@
 package io.distlock.core;
 
-import io.distlock.core.engine.RedisFailures;
-import io.distlock.core.engine.RetrySafeRelease;
-import io.distlock.core.engine.SettableLease;
+import io.distlock.core.internal.engine.RedisFailures;
+import io.distlock.core.internal.engine.RetrySafeRelease;
+import io.distlock.core.internal.engine.SettableLease;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

@@ -1,16 +1,16 @@
 package io.distlock.core;
 
-import io.distlock.core.engine.LockEngine;
-import io.distlock.core.engine.LockId;
-import io.distlock.core.engine.LockEvents;
-import io.distlock.core.engine.LockObservations;
-import io.distlock.core.engine.MicrometerLockObservations;
-import io.distlock.core.engine.RedisConnections;
-import io.distlock.core.engine.RedisFailures;
-import io.distlock.core.engine.ReplicaAcks;
-import io.distlock.core.engine.ScriptedFencedLock;
-import io.distlock.core.engine.ScriptedLock;
-import io.distlock.core.engine.ScriptedReadWriteLock;
+import io.distlock.core.internal.engine.LockEngine;
+import io.distlock.core.internal.engine.LockId;
+import io.distlock.core.internal.engine.LockEvents;
+import io.distlock.core.internal.engine.LockObservations;
+import io.distlock.core.internal.engine.MicrometerLockObservations;
+import io.distlock.core.internal.engine.RedisConnections;
+import io.distlock.core.internal.engine.RedisFailures;
+import io.distlock.core.internal.engine.ReplicaAcks;
+import io.distlock.core.internal.engine.ScriptedFencedLock;
+import io.distlock.core.internal.engine.ScriptedLock;
+import io.distlock.core.internal.engine.ScriptedReadWriteLock;
 import io.distlock.core.metrics.LockMetrics;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;

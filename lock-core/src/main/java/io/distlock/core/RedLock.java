@@ -1,6 +1,6 @@
 package io.distlock.core;
 
-import io.distlock.core.engine.SettableLease;
+import io.distlock.core.internal.engine.SettableLease;
 
 import java.time.Duration;
 import java.util.ArrayList;

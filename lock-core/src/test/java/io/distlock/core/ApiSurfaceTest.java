@@ -1,164 +1,59 @@
 package io.distlock.core;
 
+import io.distlock.core.internal.engine.Hold;
+import io.distlock.core.internal.engine.LockKeys;
+import io.distlock.core.internal.engine.ReleaseReply;
+import io.distlock.core.surfacefixture.LeakyApi;
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
-import java.lang.reflect.Constructor;
-import java.lang.reflect.Executable;
-import java.lang.reflect.GenericArrayType;
-import java.lang.reflect.Member;
-import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
-import java.lang.reflect.ParameterizedType;
-import java.lang.reflect.Type;
-import java.lang.reflect.TypeVariable;
-import java.lang.reflect.WildcardType;
-import java.net.URISyntaxException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.List;
+import java.lang.module.ModuleDescriptor;
+import java.lang.module.ModuleFinder;
 import java.util.Set;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The API packages of lock-core show no implementation type: no type a user can reach in them
- * has an engine type among its supertypes (however far up), or names one in a public or
- * protected member's signature (inherited members, type arguments and type-variable bounds
- * included). The engine's packages may change in any release.
+ * lock-core's module descriptor exports the API packages and nothing else, everything it keeps to
+ * itself lives under {@code io.distlock.core.internal}, and the API shows no internal type
+ * ({@link ApiSurface}). The internal packages may change in any release.
  */
 class ApiSurfaceTest {
 
     /** What users build on. */
-    private static final List<String> API_PACKAGES = List.of("io.distlock.core", "io.distlock.core.observation",
+    private static final Set<String> API_PACKAGES = Set.of("io.distlock.core", "io.distlock.core.observation",
             "io.distlock.core.metrics");
     /** The implementation, sub-packages included. */
-    private static final List<String> INTERNAL_PACKAGES = List.of("io.distlock.core.engine",
-            "io.distlock.core.scripts", "io.distlock.core.pubsub", "io.distlock.core.watchdog");
+    private static final String INTERNAL = "io.distlock.core.internal.";
+
+    private final ApiSurface surface = new ApiSurface(LockClient.class, API_PACKAGES, pkg -> pkg.startsWith(INTERNAL));
+
+    @Test
+    void theModuleExportsTheApiPackagesOnly() {
+        ModuleDescriptor module = ModuleFinder.of(surface.classes()).findAll().iterator().next().descriptor();
+
+        assertThat(module.name()).isEqualTo("io.distlock.core");
+        assertThat(module.exports()).allSatisfy(exported -> assertThat(exported.isQualified()).isFalse());
+        assertThat(module.exports().stream().map(ModuleDescriptor.Exports::source))
+                .containsExactlyInAnyOrderElementsOf(API_PACKAGES);
+        assertThat(module.packages()).as("every package the module does not export is internal")
+                .allMatch(pkg -> API_PACKAGES.contains(pkg) || pkg.startsWith(INTERNAL));
+        assertThat(module.opens()).isEmpty();
+    }
 
     @Test
     void noApiTypeShowsAnInternalOne() throws Exception {
-        List<Class<?>> api = apiTypes();
-        assertThat(api).contains(LockClient.class, MultiLock.class);
-
-        List<String> leaks = new ArrayList<>();
-        for (Class<?> type : api) {
-            List<Type> shown = new ArrayList<>(supertypes(type));
-            shown.addAll(List.of(type.getTypeParameters()));
-            Stream.concat(Stream.of(type.getFields()), Stream.of(type.getDeclaredFields())).filter(ApiSurfaceTest::visible)
-                    .forEach(field -> shown.add(field.getGenericType()));
-            Stream.of(Stream.of(type.getDeclaredConstructors()), Stream.of(type.getMethods()),
-                            Stream.of(type.getDeclaredMethods())).flatMap(members -> members)
-                    .filter(ApiSurfaceTest::visible).forEach(member -> shown.addAll(signature(member)));
-            for (Type each : shown) {
-                internalTypesIn(each, new HashSet<>()).forEach(internal -> leaks.add(type.getName() + " shows " + internal.getName()));
-            }
-        }
-        assertThat(leaks).as("internal types in the API").isEmpty();
+        assertThat(surface.apiTypes()).contains(LockClient.class, MultiLock.class);
+        assertThat(surface.leaks()).as("internal types in the API").isEmpty();
     }
 
-    /** @return the public types of the API packages that a user can reach (public all the way out) */
-    private static List<Class<?>> apiTypes() throws IOException, URISyntaxException, ClassNotFoundException {
-        Path classes = Path.of(LockClient.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        List<Class<?>> types = new ArrayList<>();
-        for (String pkg : API_PACKAGES) {
-            try (Stream<Path> files = Files.list(classes.resolve(pkg.replace('.', '/')))) {
-                for (Path file : files.filter(f -> f.toString().endsWith(".class")).toList()) {
-                    String name = file.getFileName().toString().replace(".class", "");
-                    if (name.equals("package-info")) {
-                        continue;
-                    }
-                    Class<?> type = Class.forName(pkg + "." + name, false, ApiSurfaceTest.class.getClassLoader());
-                    if (reachable(type)) {
-                        types.add(type);
-                    }
-                }
-            }
-        }
-        return types;
-    }
+    @Test
+    void theCheckFindsInternalTypesInSupertypesBoundsAndSignatures() throws Exception {
+        ApiSurface leaky = new ApiSurface(LeakyApi.class, Set.of(LeakyApi.class.getPackageName()),
+                pkg -> pkg.startsWith(INTERNAL));
 
-    /** A public type, or a protected one nested in a reachable type, all the way out. */
-    private static boolean reachable(Class<?> type) {
-        for (Class<?> c = type; c != null; c = c.getDeclaringClass()) {
-            boolean nested = c.getDeclaringClass() != null;
-            boolean open = Modifier.isPublic(c.getModifiers()) || (nested && Modifier.isProtected(c.getModifiers()));
-            if (!open || c.isAnonymousClass() || c.isLocalClass()) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** @return every supertype of the type, however far up, as declared (with type arguments) */
-    private static List<Type> supertypes(Class<?> type) {
-        List<Type> found = new ArrayList<>();
-        List<Class<?>> pending = new ArrayList<>(List.of(type));
-        while (!pending.isEmpty()) {
-            Class<?> next = pending.remove(pending.size() - 1);
-            if (next.getGenericSuperclass() != null) {
-                found.add(next.getGenericSuperclass());
-                pending.add(next.getSuperclass());
-            }
-            found.addAll(List.of(next.getGenericInterfaces()));
-            pending.addAll(List.of(next.getInterfaces()));
-        }
-        return found;
-    }
-
-    private static boolean visible(Member member) {
-        return !member.isSynthetic() && (Modifier.isPublic(member.getModifiers())
-                || Modifier.isProtected(member.getModifiers()));
-    }
-
-    private static List<Type> signature(Executable member) {
-        List<Type> types = new ArrayList<>(List.of(member.getGenericParameterTypes()));
-        types.addAll(List.of(member.getTypeParameters()));
-        types.addAll(List.of(member.getGenericExceptionTypes()));
-        if (member instanceof Method method) {
-            types.add(method.getGenericReturnType());
-        } else if (!(member instanceof Constructor<?>)) {
-            throw new IllegalArgumentException(member.toString());
-        }
-        return types;
-    }
-
-    /**
-     * @param seen the type variables already followed (a bound may name its variable again:
-     *             {@code T extends Comparable<T>})
-     * @return the internal classes a type names, type arguments and bounds included
-     */
-    private static List<Class<?>> internalTypesIn(Type type, Set<TypeVariable<?>> seen) {
-        List<Class<?>> found = new ArrayList<>();
-        if (type instanceof Class<?> c) {
-            Class<?> element = c;
-            while (element.isArray()) {
-                element = element.getComponentType();
-            }
-            String pkg = element.getPackageName();
-            if (INTERNAL_PACKAGES.stream().anyMatch(internal -> pkg.equals(internal) || pkg.startsWith(internal + "."))) {
-                found.add(element);
-            }
-        } else if (type instanceof TypeVariable<?> variable) {
-            if (seen.add(variable)) {
-                for (Type bound : variable.getBounds()) {
-                    found.addAll(internalTypesIn(bound, seen));
-                }
-            }
-        } else if (type instanceof ParameterizedType parameterized) {
-            found.addAll(internalTypesIn(parameterized.getRawType(), seen));
-            for (Type argument : parameterized.getActualTypeArguments()) {
-                found.addAll(internalTypesIn(argument, seen));
-            }
-        } else if (type instanceof WildcardType wildcard) {
-            Stream.concat(Stream.of(wildcard.getUpperBounds()), Stream.of(wildcard.getLowerBounds()))
-                    .forEach(bound -> found.addAll(internalTypesIn(bound, seen)));
-        } else if (type instanceof GenericArrayType array) {
-            found.addAll(internalTypesIn(array.getGenericComponentType(), seen));
-        }
-        return found;
+        assertThat(leaky.leaks()).containsExactlyInAnyOrder(
+                LeakyApi.class.getName() + " shows " + LockKeys.class.getName(),
+                LeakyApi.class.getName() + " shows " + Hold.class.getName(),
+                LeakyApi.class.getName() + " shows " + ReleaseReply.class.getName());
     }
 }

@@ -1,6 +1,6 @@
 package io.distlock.core;
 
-import io.distlock.core.scripts.Scripts;
+import io.distlock.core.internal.scripts.Scripts;
 import io.distlock.test.RedisExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

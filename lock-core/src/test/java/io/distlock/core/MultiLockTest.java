@@ -1,6 +1,6 @@
 package io.distlock.core;
 
-import io.distlock.core.engine.SettableLease;
+import io.distlock.core.internal.engine.SettableLease;
 import io.distlock.test.RedisExtension;
 import io.distlock.test.RedisServer;
 import org.junit.jupiter.api.Test;

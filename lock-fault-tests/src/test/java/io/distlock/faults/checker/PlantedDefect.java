@@ -10,37 +10,37 @@ package io.distlock.faults.checker;
 enum PlantedDefect {
 
     /** unlock.lua deletes the lock for a caller that holds nothing (a late release, an undo of an attempt that got nothing). */
-    RELEASE_DELETES_LOCK_NOT_HELD("io/distlock/core/scripts/unlock.lua",
+    RELEASE_DELETES_LOCK_NOT_HELD("io/distlock/core/internal/scripts/unlock.lua",
             "if not count then\n    return not_here(answers, nil)\nend",
             "if not count then\n    redis.call('del', KEYS[1])\n    return not_here(answers, nil)\nend",
             "OVERLAP", LoadProfile.EXCLUSIVE, false),
 
     /** lock.lua takes a lock over from another holder that still holds it with lease left. */
-    TAKEOVER_OF_A_HELD_LOCK("io/distlock/core/scripts/lock.lua",
+    TAKEOVER_OF_A_HELD_LOCK("io/distlock/core/internal/scripts/lock.lua",
             "    if yielder and yielder ~= ARGV[5] then",
             "    if yielder ~= ARGV[5] then",
             "OVERLAP", LoadProfile.EXCLUSIVE, false),
 
     /** renew.lua answers "renewed" without extending the lease. */
-    RENEWAL_THAT_DOES_NOT_EXTEND("io/distlock/core/scripts/renew.lua",
+    RENEWAL_THAT_DOES_NOT_EXTEND("io/distlock/core/internal/scripts/renew.lua",
             "            redis.call('pexpire', KEYS[i], ARGV[1])",
             "            redis.call('pttl', KEYS[i])",
             "OVERLAP", LoadProfile.WATCHDOG, false),
 
     /** lock.lua reads the fence counter instead of advancing it. */
-    FENCE_COUNTER_THAT_DOES_NOT_ADVANCE("io/distlock/core/scripts/lock.lua",
+    FENCE_COUNTER_THAT_DOES_NOT_ADVANCE("io/distlock/core/internal/scripts/lock.lua",
             "    local taken = redis.call('incr', KEYS[2])",
             "    local taken = tonumber(redis.call('get', KEYS[2]) or '1')",
             "TOKEN", LoadProfile.FENCED, false),
 
     /** rw_lock.lua admits a writer while readers hold the lock. */
-    WRITER_ADMITTED_AMONG_READERS("io/distlock/core/scripts/rw_lock.lua",
+    WRITER_ADMITTED_AMONG_READERS("io/distlock/core/internal/scripts/rw_lock.lua",
             "if mode == 'read' then\n    -- Wait for the first reader's lease",
             "if mode == 'read' then\n    do return grant() end\n    -- Wait for the first reader's lease",
             "OVERLAP", LoadProfile.READ_WRITE, false),
 
     /** fair.lua hands a free lock to any caller, not to the head of the queue. */
-    FAIR_LOCK_SERVED_OUT_OF_ORDER("io/distlock/core/scripts/fair.lua",
+    FAIR_LOCK_SERVED_OUT_OF_ORDER("io/distlock/core/internal/scripts/fair.lua",
             "    if not locked and (not head or head == caller) then",
             "    if not locked then",
             "FIFO", LoadProfile.FAIR, false),
@@ -61,7 +61,7 @@ enum PlantedDefect {
             "OVERLAP", LoadProfile.RED, true),
 
     /** A release hands the lock, inside the JVM, to a sleeping waiter of another kind (a fenced one, which gets no token). */
-    HAND_OFF_TO_A_WAITER_OF_ANOTHER_KIND("io/distlock/core/engine/ScriptedLock.java",
+    HAND_OFF_TO_A_WAITER_OF_ANOTHER_KIND("io/distlock/core/internal/engine/ScriptedLock.java",
             "sleepers.claimFirst(waiter -> waiter.protocol() == hold.protocol())",
             "sleepers.claimFirst(waiter -> true)",
             "TOKEN", LoadProfile.HAND_OFF, false);
@@ -100,7 +100,7 @@ enum PlantedDefect {
         this.loadSeconds = loadSeconds;
     }
 
-    /** @return the broken file's path, e.g. {@code io/distlock/core/scripts/lock.lua} */
+    /** @return the broken file's path, e.g. {@code io/distlock/core/internal/scripts/lock.lua} */
     String file() {
         return file;
     }

@@ -1,0 +1,5 @@
+/**
+ * Lease renewal: one periodic task per client renews every watchdog-held lease in batched,
+ * pipelined script calls and reports leases that were lost.
+ */
+package io.distlock.core.internal.watchdog;

@@ -1,0 +1,29 @@
+package io.distlock.spring;
+
+import io.distlock.core.ApiSurface;
+import org.junit.jupiter.api.Test;
+
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What the starter offers applications (the annotation, {@link LockContext}, the configuration
+ * types, the actuator endpoint, the meters) shows none of its own implementation (the advice in
+ * {@code io.distlock.spring.aop}) and none of lock-core's ({@code io.distlock.core.internal}): those
+ * change in any release.
+ */
+class ApiSurfaceTest {
+
+    private static final Set<String> API_PACKAGES = Set.of("io.distlock.spring", "io.distlock.spring.autoconfigure",
+            "io.distlock.spring.actuate", "io.distlock.spring.metrics");
+
+    @Test
+    void noApiTypeShowsAnInternalOne() throws Exception {
+        ApiSurface surface = new ApiSurface(DistributedLock.class, API_PACKAGES,
+                pkg -> pkg.equals("io.distlock.spring.aop") || pkg.startsWith("io.distlock.core.internal."));
+
+        assertThat(surface.apiTypes()).contains(DistributedLock.class, LockContext.class);
+        assertThat(surface.leaks()).as("internal types in the API").isEmpty();
+    }
+}
