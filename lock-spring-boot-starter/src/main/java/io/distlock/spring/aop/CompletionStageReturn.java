@@ -5,7 +5,6 @@ import io.distlock.spring.OnFailure;
 import org.aopalliance.intercept.MethodInvocation;
 
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 
@@ -55,8 +54,7 @@ final class CompletionStageReturn implements ReturnStrategy {
         // and in the caller's context, so they see its trace and logging context.
         stage.whenComplete((value, error) -> call.releaseAsync().whenCompleteAsync((ignored, releaseFailure) -> {
             if (error != null) {
-                Throwable cause = error instanceof CompletionException && error.getCause() != null
-                        ? error.getCause() : error;
+                Throwable cause = LockedCall.unwrap(error);
                 if (releaseFailure != null) {
                     cause.addSuppressed(releaseFailure);
                 }

@@ -225,7 +225,11 @@ final class LockedCall {
         return describe() + " held by " + holderId;
     }
 
-    private static Throwable unwrap(Throwable error) {
+    /**
+     * @param error what a future failed with
+     * @return its cause if it is a {@link CompletionException} wrapper, else the error itself
+     */
+    static Throwable unwrap(Throwable error) {
         return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
     }
 

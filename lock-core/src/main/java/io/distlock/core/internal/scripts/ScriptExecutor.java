@@ -5,7 +5,6 @@ import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
 
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -94,9 +93,13 @@ public final class ScriptExecutor {
         return inOrder ? runInOrder(script, output, keys, args) : run(script, output, keys, args);
     }
 
+    /** @return whether the error, or any error it was caused by, is Redis's {@code NOSCRIPT} */
     private static boolean isNoScript(Throwable error) {
-        Throwable e = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-        return e instanceof RedisNoScriptException
-                || (e.getMessage() != null && e.getMessage().startsWith("NOSCRIPT"));
+        for (Throwable e = error; e != null; e = e.getCause()) {
+            if (e instanceof RedisNoScriptException || (e.getMessage() != null && e.getMessage().startsWith("NOSCRIPT"))) {
+                return true;
+            }
+        }
+        return false;
     }
 }
