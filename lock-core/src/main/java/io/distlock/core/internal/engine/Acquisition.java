@@ -52,7 +52,7 @@ final class Acquisition {
      */
     private final boolean thread;
     private final long leaseMillis;
-    private final boolean watchdogued;
+    private final boolean renewedByWatchdog;
     /** This acquisition's hold id: every attempt of it, its undo and a hand-off to it use it. */
     private final String holdId;
     private final long startNanos = System.nanoTime();
@@ -83,8 +83,8 @@ final class Acquisition {
         this.protocol = protocol;
         this.holderId = holderId;
         this.thread = thread;
-        this.watchdogued = leaseMillis <= 0;
-        this.leaseMillis = watchdogued ? engine.watchdogLeaseMillis() : leaseMillis;
+        this.renewedByWatchdog = leaseMillis <= 0;
+        this.leaseMillis = renewedByWatchdog ? engine.watchdogLeaseMillis() : leaseMillis;
         long waitNanos = TimeUnit.MILLISECONDS.toNanos(waitMillis);
         this.deadlineNanos = waitMillis < 0 || waitNanos >= Long.MAX_VALUE - startNanos ? Long.MAX_VALUE
                 : startNanos + waitNanos;
@@ -364,7 +364,7 @@ final class Acquisition {
             undo();
             return;
         }
-        Hold hold = engine.acquired(id, keys, new HoldRef(holderId, holdId), protocol, watchdogued, leaseMillis,
+        Hold hold = engine.acquired(id, keys, new HoldRef(holderId, holdId), protocol, renewedByWatchdog, leaseMillis,
                 attempt, handOffs, observation);
         observation.acquired();
         engine.events().acquired(hold, startNanos, waited());

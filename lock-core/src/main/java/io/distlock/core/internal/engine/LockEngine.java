@@ -54,7 +54,7 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
     private final LockProtocol read;
     private final LockProtocol write;
     private final ReleaseAnswers releaseAnswers;
-    private final ConcurrentHashMap<HoldId, Hold> holds = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<HoldKey, Hold> holds = new ConcurrentHashMap<>();
     /** Acquisitions that wait for their lock (joined its channel), for {@link #locks()}. */
     private final Set<Acquisition> waiting = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -67,7 +67,7 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
      * {@code unlock()} after the lease ran out is ({@link #unlockEnded}). Forgotten one watchdog
      * timeout after their lease ended ({@link #forgetExpiredHolds}).
      */
-    private final ConcurrentHashMap<HoldId, ArrayDeque<Hold>> endedUnreleased = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<HoldKey, ArrayDeque<Hold>> endedUnreleased = new ConcurrentHashMap<>();
     /** Holds that acquisitions may have taken but nobody will use, being taken back. */
     private final HoldUndos undos = new HoldUndos(this);
     /** Ids: this client's random prefix, then a counter (see {@link #newId()}). */
@@ -75,8 +75,11 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
             Character.MAX_RADIX) + ".";
     private final AtomicLong ids = new AtomicLong();
 
-    /** A hold is one holder's hold of one lock of one kind (a read-write lock's two halves share keys). */
-    private record HoldId(String lockKey, String type, String holderId) {
+    /**
+     * Where the registry keeps a hold: one holder's hold of one lock of one kind (a read-write
+     * lock's two halves share keys). Not a hold id, which names one acquisition.
+     */
+    private record HoldKey(String lockKey, String type, String holderId) {
     }
 
     /**
@@ -302,7 +305,7 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
      * @return this client's hold of that lock by that holder, or {@code null}
      */
     public Hold hold(LockKeys keys, LockProtocol protocol, String holderId) {
-        return holds.get(new HoldId(keys.lockKey(), protocol.type(), holderId));
+        return holds.get(new HoldKey(keys.lockKey(), protocol.type(), holderId));
     }
 
     /** @return the locks this client holds (and has not found lost) or waits for, held ones first */
@@ -397,7 +400,7 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
             List<String> holdIds = hold.holdIds();
             holdIds.forEach(holdId -> undos.start(hold.protocol(), hold.keys(), hold.holderId(), holdId));
             if (!holdIds.isEmpty()) {
-                endedUnreleased.compute(holdIdOf(hold), (key, ended) -> {
+                endedUnreleased.compute(holdKeyOf(hold), (key, ended) -> {
                     ArrayDeque<Hold> next = ended == null ? new ArrayDeque<>(1) : ended;
                     next.addLast(hold);
                     return next;
@@ -426,7 +429,7 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
     CompletableFuture<Void> unlockEnded(LockKeys keys, LockProtocol protocol, String holderId) {
         Hold[] ended = new Hold[1];
         Hold.Release[] taken = new Hold.Release[1];
-        endedUnreleased.computeIfPresent(new HoldId(keys.lockKey(), protocol.type(), holderId), (key, holds) -> {
+        endedUnreleased.computeIfPresent(new HoldKey(keys.lockKey(), protocol.type(), holderId), (key, holds) -> {
             while (taken[0] == null && !holds.isEmpty()) {
                 ended[0] = holds.peekLast();
                 taken[0] = ended[0].takeForRelease(null);
@@ -510,23 +513,23 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
      * @param keys        the lock's keys
      * @param acquisition who acquired, with which hold id
      * @param protocol    the kind of lock
-     * @param watchdogued whether the watchdog keeps the lease alive
+     * @param renewedByWatchdog whether the watchdog keeps the lease alive
      * @param leaseMillis the lease set by this acquisition
      * @param attempt     what Redis answered: the hold count and, for fenced locks, the token
      * @param handOffs    hand-offs in a row that led to this hold (0 if acquired from Redis)
      * @param observation the acquisition's observation, which starts the observation of a new hold
      * @return the hold
      */
-    Hold acquired(LockId id, LockKeys keys, HoldRef acquisition, LockProtocol protocol, boolean watchdogued,
+    Hold acquired(LockId id, LockKeys keys, HoldRef acquisition, LockProtocol protocol, boolean renewedByWatchdog,
                   long leaseMillis, Attempt attempt, int handOffs, LockObservations.AcquisitionObservation observation) {
-        HoldId holdId = new HoldId(keys.lockKey(), protocol.type(), acquisition.holderId());
+        HoldKey holdKey = new HoldKey(keys.lockKey(), protocol.type(), acquisition.holderId());
         Hold[] replaced = new Hold[1];
         boolean[] began = new boolean[1];
-        Hold hold = holds.compute(holdId, (key, current) -> {
+        Hold hold = holds.compute(holdKey, (key, current) -> {
             if (current != null && !current.lost() && (current.holdsConfirmed() || attempt.holdCount() > 1)) {
                 // Joined under the registry's lock, so that forgetIf never drops the hold now.
                 current.add(acquisition.holdId());
-                if (watchdogued) {
+                if (renewedByWatchdog) {
                     current.watchdogFromNowOn();
                 } else {
                     current.leaseAtLeast(leaseMillis);
@@ -535,7 +538,7 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
             }
             replaced[0] = current;
             began[0] = true;
-            return new Hold(id, keys, acquisition.holderId(), protocol, watchdogued, leaseMillis,
+            return new Hold(id, keys, acquisition.holderId(), protocol, renewedByWatchdog, leaseMillis,
                     acquisition.holdId(), attempt.token(), handOffs);
         });
         Hold previous = replaced[0];
@@ -653,7 +656,7 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
             forgetEnded(hold, h -> h.millisSinceLeaseEnded() > watchdogLeaseMillis
                     || h.millisSinceUnconfirmedLastRelease() > watchdogLeaseMillis);
         }
-        for (HoldId holder : endedUnreleased.keySet()) {
+        for (HoldKey holder : endedUnreleased.keySet()) {
             List<Hold> forgotten = new ArrayList<>(1);
             endedUnreleased.computeIfPresent(holder, (key, ended) -> {
                 ended.removeIf(hold -> {
@@ -700,7 +703,7 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
             return false;  // the usual answer, found without the registry's lock (checked again under it)
         }
         boolean[] forgotten = new boolean[1];
-        holds.computeIfPresent(holdIdOf(hold),
+        holds.computeIfPresent(holdKeyOf(hold),
                 (key, current) -> {
                     forgotten[0] = current == hold && condition.test(hold);
                     return forgotten[0] ? null : current;
@@ -712,8 +715,8 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
         return forgotten[0];
     }
 
-    private static HoldId holdIdOf(Hold hold) {
-        return new HoldId(hold.keys().lockKey(), hold.protocol().type(), hold.holderId());
+    private static HoldKey holdKeyOf(Hold hold) {
+        return new HoldKey(hold.keys().lockKey(), hold.protocol().type(), hold.holderId());
     }
 
     @Override
@@ -802,7 +805,7 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
         subscriptions.close();
         // No longer kept by this client: their observations end here, their leases in Redis.
         holds.values().forEach(hold -> hold.observationEnded(false));
-        for (HoldId holder : endedUnreleased.keySet()) {
+        for (HoldKey holder : endedUnreleased.keySet()) {
             endedUnreleased.computeIfPresent(holder, (key, ended) -> {
                 ended.forEach(hold -> hold.observationEnded(false));
                 return ended;

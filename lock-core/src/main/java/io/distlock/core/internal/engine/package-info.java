@@ -5,6 +5,25 @@
  * asynchronous acquire-or-wait state machine; {@link io.distlock.core.internal.engine.LockEngine} is what
  * one client's locks share.
  *
+ * <h2>Glossary</h2>
+ * <dl>
+ *   <dt>hold</dt><dd>one holder's possession of one lock, with all its re-entries
+ *       ({@link io.distlock.core.internal.engine.Hold}); in Redis, the holder's count in the lock
+ *       hash.</dd>
+ *   <dt>holder id</dt><dd>who holds: {@code clientId:threadId}, or an id given to the
+ *       {@code *Async} methods.</dd>
+ *   <dt>hold id</dt><dd>the id of one acquisition (so one count of a hold), named by everything
+ *       done for it in Redis; see below.</dd>
+ *   <dt>undo</dt><dd>taking back, by its hold id, an acquisition whose caller no longer wants it or
+ *       whose outcome is unknown.</dd>
+ *   <dt>claim</dt><dd>a releasing holder reserving a sleeping waiter of this client, to hand it the
+ *       lock in the release's own script (a hand-off), not through Redis's wake-up.</dd>
+ *   <dt>yield, keep</dt><dd>two ways a release may leave the lock taken by nobody for a while: for
+ *       waiters of other clients, or for a job's minimum hold time (see the invariants).</dd>
+ *   <dt>turn, slot</dt><dd>a fair lock's: the queue's head is given its turn when the lock is free,
+ *       and has one slot ({@code LockClient.Builder.fairSlotTimeout}) to take it before the next waiter's turn comes.</dd>
+ * </dl>
+ *
  * <h2>Invariants</h2>
  * The network delivers at least once: Lettuce sends a command again after a reconnect when its
  * answer was lost, the engine sends an unconfirmed release again, and a command may run long after
