@@ -12,6 +12,8 @@ import java.lang.reflect.Type;
 import java.lang.reflect.TypeVariable;
 import java.lang.reflect.WildcardType;
 import java.net.URISyntaxException;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -51,7 +53,7 @@ public final class ApiSurface {
         this.internalPackage = internalPackage;
     }
 
-    /** @return the directory (or jar) of the jar's compiled classes */
+    /** @return the jar's compiled classes: a directory, or the jar itself */
     public Path classes() {
         return classes;
     }
@@ -85,9 +87,19 @@ public final class ApiSurface {
      * @throws ClassNotFoundException if a listed class cannot be loaded
      */
     public List<Class<?>> apiTypes() throws IOException, ClassNotFoundException {
+        if (Files.isDirectory(classes)) {
+            return apiTypesIn(classes);
+        }
+        try (FileSystem jar = FileSystems.newFileSystem(classes)) {
+            return apiTypesIn(jar.getPath("/"));
+        }
+    }
+
+    /** @param root the root of a classes directory or of a jar */
+    private List<Class<?>> apiTypesIn(Path root) throws IOException, ClassNotFoundException {
         List<Class<?>> types = new ArrayList<>();
         for (String pkg : apiPackages) {
-            try (Stream<Path> files = Files.list(classes.resolve(pkg.replace('.', '/')))) {
+            try (Stream<Path> files = Files.list(root.resolve(pkg.replace('.', '/')))) {
                 for (Path file : files.filter(f -> f.toString().endsWith(".class")).toList()) {
                     String name = file.getFileName().toString().replace(".class", "");
                     if (name.equals("package-info")) {
