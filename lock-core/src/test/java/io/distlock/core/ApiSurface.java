@@ -53,6 +53,15 @@ public final class ApiSurface {
         this.internalPackage = internalPackage;
     }
 
+    /**
+     * @param pkg  a package name
+     * @param root a package name
+     * @return whether the package is the root or under it
+     */
+    public static boolean inPackage(String pkg, String root) {
+        return pkg.equals(root) || pkg.startsWith(root + ".");
+    }
+
     /** @return the jar's compiled classes: a directory, or the jar itself */
     public Path classes() {
         return classes;

@@ -13,7 +13,8 @@ import java.nio.charset.StandardCharsets;
  * pooled buffer taken and given back per argument, for every lock script and twice per renewed
  * hold (its key and hold id). With an exact size it writes the length and then the string straight
  * into the command. The size is the one {@link ByteBufUtil#writeUtf8} writes, which is what this
- * codec encodes with (an unpaired surrogate included: it becomes one {@code '?'} in both).
+ * codec encodes with, malformed text included (an unpaired surrogate is written as {@code '?'}, and
+ * a high surrogate's next character then as one byte; the size counts the same).
  */
 final class ExactUtf8Codec extends StringCodec {
 

@@ -20,8 +20,10 @@
  *       lock in the release's own script (a hand-off), not through Redis's wake-up.</dd>
  *   <dt>yield, keep</dt><dd>two ways a release may leave the lock taken by nobody for a while: for
  *       waiters of other clients, or for a job's minimum hold time (see the invariants).</dd>
- *   <dt>turn, slot</dt><dd>a fair lock's: the queue's head is given its turn when the lock is free,
- *       and has one slot ({@code LockClient.Builder.fairSlotTimeout}) to take it before the next waiter's turn comes.</dd>
+ *   <dt>turn, slot</dt><dd>a fair lock's: the queue's head is given its turn when the lock is
+ *       released or the head changes; the turn lasts until the lock can be free plus one slot
+ *       ({@code LockClient.Builder.fairSlotTimeout}); a head whose process is gone is dropped when
+ *       its deadline passes, and the next waiter gets the turn (see {@code fair.lua}).</dd>
  * </dl>
  *
  * <h2>Invariants</h2>

@@ -20,6 +20,9 @@ import java.util.concurrent.CompletionStage;
  */
 public final class ScriptExecutor {
 
+    /** How deep {@link #isNoScript} looks: Lettuce's failures come wrapped once or twice. */
+    private static final int CAUSES_SEARCHED = 8;
+
     private final RedisScriptingAsyncCommands<String, String> commands;
 
     /**
@@ -93,9 +96,14 @@ public final class ScriptExecutor {
         return inOrder ? runInOrder(script, output, keys, args) : run(script, output, keys, args);
     }
 
-    /** @return whether the error, or any error it was caused by, is Redis's {@code NOSCRIPT} */
+    /**
+     * @return whether the error, or an error it was caused by, is Redis's {@code NOSCRIPT}; the
+     *         search stops after {@link #CAUSES_SEARCHED} causes, so a chain made circular by
+     *         {@code initCause} cannot hold an I/O thread
+     */
     private static boolean isNoScript(Throwable error) {
-        for (Throwable e = error; e != null; e = e.getCause()) {
+        Throwable e = error;
+        for (int i = 0; e != null && i < CAUSES_SEARCHED; i++, e = e.getCause()) {
             if (e instanceof RedisNoScriptException || (e.getMessage() != null && e.getMessage().startsWith("NOSCRIPT"))) {
                 return true;
             }

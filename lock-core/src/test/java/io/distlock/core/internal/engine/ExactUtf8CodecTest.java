@@ -19,7 +19,8 @@ class ExactUtf8CodecTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"", "order:42", "zürich", "€ 10", "日本語のロック", "emoji-\uD83D\uDE00-end",
-            "unpaired-high-\uD800-end", "unpaired-low-\uDC00-end", "high-at-end-\uD800", "\uD800\uD800\uDC00"})
+            "unpaired-high-\uD800-end", "unpaired-low-\uDC00-end", "high-at-end-\uD800", "\uD800\uD800\uDC00",
+            "x\uD800é", "\uD800€"})
     void encodesKeysAndValuesAsLettucesUtf8CodecDoes(String text) {
         assertThat(wire(ExactUtf8Codec.INSTANCE, text)).isEqualTo(wire(StringCodec.UTF8, text));
     }
