@@ -67,7 +67,7 @@ final class BenchmarkRun {
             }
             Optional<WatchdogResult> watchdog = Optional.empty();
             if (options.scenarios().contains(Scenario.WATCHDOG)) {
-                watchdog = Optional.of(new WatchdogRun(options.watchdog(), target.uri(), admin, target.startedForRun(),
+                watchdog = Optional.of(new WatchdogRun(options.watchdog(), options.rounds(), target.uri(), admin, target.startedForRun(),
                         keyNamespace, this::report).execute());
             }
             Optional<ProcessResult> processes = Optional.empty();

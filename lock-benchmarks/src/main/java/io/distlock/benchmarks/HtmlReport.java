@@ -148,7 +148,10 @@ final class HtmlReport {
     }
 
     private void watchdog(WatchdogResult result) {
-        html.append("<h2>Watchdog</h2>\n<table class=\"watchdog\">\n")
+        html.append("<h2>Watchdog</h2>\n");
+        paragraph(format("Round %d of %d, the one with the median CPU ratio.", result.medianRound().number(),
+                result.rounds().size()));
+        html.append("<table class=\"watchdog\">\n")
                 .append("<tr><th></th><th>distlock</th><th>redisson</th></tr>\n");
         watchdogRow(result, "renewal script calls per round", "%.1f", WatchdogMeasurement::callsPerRound);
         watchdogRow(result, "JVM CPU in the hold, share of one core", "%.1f%%",

@@ -18,11 +18,22 @@ final class WatchdogPrinter {
     /** @param result the scenario's measurements */
     void print(WatchdogResult result) {
         WatchdogOptions options = result.options();
-        WatchdogMeasurement ours = result.distlock();
-        WatchdogMeasurement theirs = result.redisson();
+        WatchdogRound median = result.medianRound();
+        WatchdogMeasurement ours = median.distlock();
+        WatchdogMeasurement theirs = median.redisson();
         line("## watchdog: %,d locks held by one client for %s s, watchdog timeout %s s (renewal every %,d ms)",
                 options.locks(), ReportPrinter.seconds(options.hold()), ReportPrinter.seconds(options.timeout()),
                 options.renewalInterval().toMillis());
+        out.println();
+        for (WatchdogRound round : result.rounds()) {
+            line("watchdog-r%d (%s first): JVM CPU in the hold %.2f s vs %.2f s = %.2fx, renewal calls per round "
+                    + "%.1f vs %.1f, locks lost %,d vs %,d", round.number(), round.distlockFirst() ? "distlock"
+                    : "redisson", round.distlock().cpuNanos() / 1e9, round.redisson().cpuNanos() / 1e9,
+                    round.cpuRatio(), round.distlock().callsPerRound(), round.redisson().callsPerRound(),
+                    round.distlock().locksLost(), round.redisson().locksLost());
+        }
+        out.println();
+        line("Round %d of %d, the one with the median CPU ratio:", median.number(), result.rounds().size());
         out.println();
         out.println("| | distlock | redisson | distlock/redisson |");
         out.println("|---|--:|--:|--:|");
@@ -50,8 +61,8 @@ final class WatchdogPrinter {
         line("| longest JVM stall in the hold (10 ms sleeper woke late by) | %,d ms | %,d ms | |", ours.longestStall(),
                 theirs.longestStall());
         out.println();
-        out.println("- Each client has its own connection and runs alone: distlock first, then Redisson (lockWatchdogTimeout "
-                + "set to the timeout, lockWatchdogBatchSize at its default)"
+        out.println("- Each client has its own connection and runs alone, distlock first in odd rounds and Redisson first "
+                + "in even ones (lockWatchdogTimeout set to the timeout, lockWatchdogBatchSize at its default)"
                 + (result.flushed() ? ", each on a freshly flushed Redis." : "; the given Redis was not flushed, "
                 + "so scripts of other clients of that Redis count as renewals."));
         out.println("- Renewal calls = EVAL + EVALSHA calls in INFO commandstats over the hold window, less the "

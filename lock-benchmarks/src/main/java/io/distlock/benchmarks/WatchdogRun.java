@@ -10,15 +10,20 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * The {@link Scenario#WATCHDOG} scenario: distlock, then Redisson, each with a client of its own
- * whose watchdog timeout is {@link WatchdogOptions#timeout()}, acquires N locks without a lease
- * ({@code lock()}, one after the other from one thread, as a job locking its items would) and holds
+ * The {@link Scenario#WATCHDOG} scenario: distlock and Redisson, each with a client of its own
+ * whose watchdog timeout is {@link WatchdogOptions#timeout()}, acquire N locks without a lease
+ * ({@code lock()}, one after the other from one thread, as a job locking its items would) and hold
  * them for {@link WatchdogOptions#hold()}, after {@link #WARM_UP_ROUNDS} renewal rounds of warm-up (and
  * after a warm-up pass of both clients, {@link #WARM_UP_PASS_ROUNDS}). Over
  * the hold window it measures the script calls Redis
  * receives ({@code INFO commandstats}), the JVM's CPU time and longest stall ({@link PauseMonitor}),
  * and takes censuses of the lock keys (count and shortest lease left); around the acquisition it measures heap and Redis memory. Then
  * it unlocks everything from the same thread, closes the client and deletes what is left.
+ *
+ * <p>It measures both clients once per round, distlock first in odd rounds and Redisson first in
+ * even ones, over an even number of rounds ({@link #roundsFor(int)}): the client measured second
+ * pays for what the JVM still does after the first (a late collection, compilation), about a tenth
+ * of its CPU in measurements on 2 cores, so each client goes first equally often.
  *
  * <p>A server the run started is flushed before each client, so each starts from an empty Redis; a
  * server given with {@code --redis-uri} is not (only this run's keys are ever deleted), and its
@@ -46,6 +51,7 @@ final class WatchdogRun {
     static final int WARM_UP_PASS_ROUNDS = 10;
 
     private final WatchdogOptions options;
+    private final int rounds;
     private final String redisUri;
     private final RedisAdmin admin;
     private final boolean flushBeforeEach;
@@ -54,6 +60,7 @@ final class WatchdogRun {
 
     /**
      * @param options         size of the scenario
+     * @param rounds          rounds asked for, at least 1: rounded up to an even number ({@link #roundsFor(int)})
      * @param redisUri        the Redis to use
      * @param admin           the benchmark's own connection to it
      * @param flushBeforeEach whether to delete every key of the server before each client (only
@@ -61,9 +68,10 @@ final class WatchdogRun {
      * @param keyNamespace    prefix of every key of this run
      * @param progress        receives one line per step
      */
-    WatchdogRun(WatchdogOptions options, String redisUri, RedisAdmin admin, boolean flushBeforeEach,
+    WatchdogRun(WatchdogOptions options, int rounds, String redisUri, RedisAdmin admin, boolean flushBeforeEach,
                 String keyNamespace, Consumer<String> progress) {
         this.options = options;
+        this.rounds = roundsFor(rounds);
         this.redisUri = redisUri;
         this.admin = admin;
         this.flushBeforeEach = flushBeforeEach;
@@ -72,7 +80,16 @@ final class WatchdogRun {
     }
 
     /**
-     * @return both clients' measurements
+     * @param asked rounds asked for ({@code --rounds}), at least 1
+     * @return the rounds the scenario runs: {@code asked} rounded up to an even number, so that each
+     *         client is measured first in half of them
+     */
+    static int roundsFor(int asked) {
+        return asked + asked % 2;
+    }
+
+    /**
+     * @return both clients' measurements, round by round
      * @throws InterruptedException if the calling thread is interrupted
      */
     WatchdogResult execute() throws InterruptedException {
@@ -83,9 +100,21 @@ final class WatchdogRun {
                 prefix -> RedissonBackend.connectWatchdog(redisUri, prefix, options.timeout());
         warmUp("distlock", distlockClient);
         warmUp("redisson", redissonClient);
-        WatchdogMeasurement distlock = measure("distlock", census, distlockClient);
-        WatchdogMeasurement redisson = measure("redisson", census, redissonClient);
-        return new WatchdogResult(options, distlock, redisson, flushBeforeEach);
+        List<WatchdogRound> measured = new ArrayList<>(rounds);
+        for (int round = 1; round <= rounds; round++) {
+            boolean distlockFirst = round % 2 == 1;
+            WatchdogMeasurement distlock;
+            WatchdogMeasurement redisson;
+            if (distlockFirst) {
+                distlock = measure("distlock", round, census, distlockClient);
+                redisson = measure("redisson", round, census, redissonClient);
+            } else {
+                redisson = measure("redisson", round, census, redissonClient);
+                distlock = measure("distlock", round, census, distlockClient);
+            }
+            measured.add(new WatchdogRound(round, distlockFirst, distlock, redisson));
+        }
+        return new WatchdogResult(options, measured, flushBeforeEach);
     }
 
     /** The warm-up pass of one client ({@link #WARM_UP_PASS_ROUNDS}): nothing is measured. */
@@ -129,9 +158,9 @@ final class WatchdogRun {
         return unlockFailures;
     }
 
-    private WatchdogMeasurement measure(String subject, LeaseCensus census,
+    private WatchdogMeasurement measure(String subject, int round, LeaseCensus census,
                                         Function<String, LockBackend> connect) throws InterruptedException {
-        String prefix = keyNamespace + "watchdog-" + subject + ":";
+        String prefix = keyNamespace + "watchdog-r" + round + "-" + subject + ":";
         if (flushBeforeEach) {
             admin.flushAll();
         }
@@ -143,10 +172,11 @@ final class WatchdogRun {
             long acquireNanos = System.nanoTime() - acquireStart;
             long heapBytes = JvmUsage.usedHeapAfterGc() - heapBefore;
             long redisBytes = admin.usedMemory() - redisBefore;
-            progress.accept(String.format(Locale.ROOT, "watchdog %-9s acquired %,d locks in %.2f s; holding them "
-                    + "%s s", subject, options.locks(), acquireNanos / 1e9, options.hold().toMillis() / 1000.0));
+            String label = String.format(Locale.ROOT, "watchdog-r%d %-9s", round, subject);
+            progress.accept(String.format(Locale.ROOT, "%s acquired %,d locks in %.2f s; holding them %s s", label,
+                    options.locks(), acquireNanos / 1e9, options.hold().toMillis() / 1000.0));
 
-            Hold hold = hold(subject, census, prefix + "*");
+            Hold hold = hold(label, census, prefix + "*");
 
             long unlockFailures = releaseAll(held);
             return new WatchdogMeasurement(subject, options.locks(), backend.watchdogBatchSize(), acquireNanos,
@@ -164,7 +194,7 @@ final class WatchdogRun {
     }
 
     /** Waits out the warm-up and the hold window, taking the censuses, and reads the counters around the window. */
-    private Hold hold(String subject, LeaseCensus census, String pattern) throws InterruptedException {
+    private Hold hold(String label, LeaseCensus census, String pattern) throws InterruptedException {
         sleepUntil(System.nanoTime() + WARM_UP_ROUNDS * options.renewalInterval().toNanos());
         long holdNanos = options.hold().toNanos();
         long callsBefore = admin.scriptCalls();
@@ -180,8 +210,8 @@ final class WatchdogRun {
                 last = census.take(pattern);
                 censusCalls += last.scriptCalls();
                 minPttl = Math.min(minPttl, last.minPttl());
-                progress.accept(String.format(Locale.ROOT, "watchdog %-9s census %d/%d: %,d keys, shortest lease "
-                        + "left %,d ms, longest JVM stall so far %,d ms", subject, k, CENSUSES, last.keys(),
+                progress.accept(String.format(Locale.ROOT, "%s census %d/%d: %,d keys, shortest lease "
+                        + "left %,d ms, longest JVM stall so far %,d ms", label, k, CENSUSES, last.keys(),
                         last.minPttl(), pauses.longestMillis()));
             }
             long cpuNanos = JvmUsage.processCpuNanos() - cpuBefore;
