@@ -57,8 +57,8 @@ class SecureConnectionTest {
 
     @Test
     void credentialsOnALettuceUriWork() {
-        RedisURI uri = RedisURI.create(redis.server().uri());
-        uri.setAuthentication(USER, PASSWORD.toCharArray());
+        RedisURI uri = RedisURI.builder(RedisURI.create(redis.server().uri()))
+                .withAuthentication(USER, PASSWORD.toCharArray()).build();
         LockClient client = clients.open(redis.server(), builder -> builder
                 .redisUri(uri)
                 .sslOptions(trusting(CERTIFICATES.caCertificate())));
