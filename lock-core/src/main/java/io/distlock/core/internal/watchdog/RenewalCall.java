@@ -6,6 +6,7 @@ import io.distlock.core.internal.engine.LockProtocol;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One renewal script call: a batch of holds of one kind of lock in one cluster slot, when it was
@@ -14,6 +15,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class RenewalCall {
 
+    /** Source of call ids: unique in the JVM, from 1. */
+    private static final AtomicLong IDS = new AtomicLong();
+
+    private final long id = IDS.incrementAndGet();
     private final LockProtocol protocol;
     private final boolean retry;
     private final long sentNanos = System.nanoTime();
@@ -51,6 +56,11 @@ final class RenewalCall {
         claimed.add(candidate.hold());
         holdIds.add(candidate.hold().renewalId());
         return true;
+    }
+
+    /** @return this call's id, unique in the JVM and never 0: what a hold in flight notes (see {@link WatchedHold}) */
+    long id() {
+        return id;
     }
 
     /** @return how many holds the call claimed */
