@@ -62,7 +62,7 @@ final class BenchmarkRun {
     /**
      * Runs the selected throughput scenarios with one distlock and one Redisson client, closed
      * before the other scenarios start: the watchdog scenario measures the whole JVM's CPU, and an
-     * idle Redisson client alone costs about 0.3 s of it a minute (its timer thread).
+     * idle Redisson client alone costs about 0.35 s of it a minute (its timer thread).
      *
      * @return the throughput scenarios' results, in order; empty if none was selected
      */

@@ -149,8 +149,8 @@ final class HtmlReport {
 
     private void watchdog(WatchdogResult result) {
         html.append("<h2>Watchdog</h2>\n");
-        paragraph(format("Round %d of %d, the one with the median CPU ratio.", result.medianRound().number(),
-                result.rounds().size()));
+        paragraph(format("Round %d of %d, %s.", result.medianRound().number(), result.rounds().size(),
+                WatchdogResult.MEDIAN_ROUND));
         html.append("<table class=\"watchdog\">\n")
                 .append("<tr><th></th><th>distlock</th><th>redisson</th></tr>\n");
         watchdogRow(result, "renewal script calls per round", "%.1f", WatchdogMeasurement::callsPerRound);

@@ -33,7 +33,7 @@ final class WatchdogPrinter {
                     round.distlock().locksLost(), round.redisson().locksLost());
         }
         out.println();
-        line("Round %d of %d, the one with the median CPU ratio:", median.number(), result.rounds().size());
+        line("Round %d of %d, %s:", median.number(), result.rounds().size(), WatchdogResult.MEDIAN_ROUND);
         out.println();
         out.println("| | distlock | redisson | distlock/redisson |");
         out.println("|---|--:|--:|--:|");
@@ -71,8 +71,8 @@ final class WatchdogPrinter {
                 + WatchdogRun.WARM_UP_PASS_ROUNDS + " renewal rounds), and the hold window opens after "
                 + WatchdogRun.WARM_UP_ROUNDS + " more rounds, so it measures the steady cost of the leases, not the "
                 + "first compilation of a renewal path or of the Netty code both clients share.");
-        out.println("- CPU = CPU time of the whole JVM (both clients live in it, one idle while the other is measured; "
-                + "also GC and JIT). Heap = used heap after System.gc() with the locks and their Lock objects held, "
+        out.println("- CPU = CPU time of the whole JVM, in which only the measured client is connected (also GC and "
+                + "JIT). Heap = used heap after System.gc() with the locks and their Lock objects held, "
                 + "minus before acquiring, per lock. Redis memory likewise from INFO memory.");
         out.println("- A lease is lost when its renewal stalls longer than the timeout minus the renewal interval, "
                 + "whichever client renews it: a loss next to a JVM stall that long points at the machine.");

@@ -26,6 +26,9 @@ public record WatchdogResult(WatchdogOptions options, List<WatchdogRound> rounds
      */
     public static final int CALLS_PER_ROUND_FACTOR = 2;
 
+    /** What the report says of the round its table shows ({@link #medianRound()}). */
+    static final String MEDIAN_ROUND = "the one with the median CPU ratio (of two middle ones, the higher)";
+
     /**
      * @throws IllegalArgumentException without rounds
      */
@@ -37,13 +40,13 @@ public record WatchdogResult(WatchdogOptions options, List<WatchdogRound> rounds
     }
 
     /**
-     * @return the round whose CPU ratio is the median one (with an even count, the lower of the two
-     *         middle ones): the round the report's table shows
+     * @return the round whose CPU ratio is the median one; with an even count, the higher of the
+     *         two middle ones (the less flattering to distlock): the round the report's table shows
      */
     public WatchdogRound medianRound() {
         List<WatchdogRound> byRatio = rounds.stream().sorted(Comparator.comparingDouble(WatchdogRound::cpuRatio))
                 .toList();
-        return byRatio.get((byRatio.size() - 1) / 2);
+        return byRatio.get(byRatio.size() / 2);
     }
 
     /** @return distlock's measurement in the {@linkplain #medianRound() median round} */
@@ -66,8 +69,8 @@ public record WatchdogResult(WatchdogOptions options, List<WatchdogRound> rounds
      *         lost no lock, and its renewal calls per round stay within the bound
      */
     public List<TargetCheck> checks() {
-        WatchdogMeasurement mostLost = worst(Comparator.comparingLong(WatchdogMeasurement::locksLost)
-                .thenComparingLong(m -> -m.minPttl()));
+        WatchdogMeasurement mostLost = worst(Comparator.comparing((WatchdogMeasurement m) -> !m.noneLost())
+                .thenComparingLong(WatchdogMeasurement::locksLost).thenComparingLong(m -> -m.minPttl()));
         TargetCheck noneLost = new TargetCheck(String.format(Locale.ROOT,
                 "watchdog: distlock lost none of %,d locks held %s s%s (all keys present, shortest lease > 0, "
                         + "no lost event, every unlock succeeded)", mostLost.locks(),

@@ -35,7 +35,7 @@ class WatchdogResultTest {
         // ratios 1.25, 0.50, 1.20, 1.125: median of an even count = mean of the middle two
         assertThat(result.cpuTarget().met()).isFalse();
         assertThat(result.cpuTarget().actual()).startsWith("median 1.16x over 4 rounds, range 0.50x-1.25x");
-        assertThat(result.medianRound().number()).as("the lower of the two middle ratios: 1.125").isEqualTo(4);
+        assertThat(result.medianRound().number()).as("the higher of the two middle ratios: 1.20").isEqualTo(3);
     }
 
     @Test
@@ -51,6 +51,19 @@ class WatchdogResultTest {
         assertThat(noneLost.met()).isFalse();
         assertThat(noneLost.target()).contains("in every one of 3 rounds");
         assertThat(noneLost.actual()).startsWith("3 lost, 19,997 keys at the end");
+    }
+
+    @Test
+    void aRoundWithMoreKeysThanLocksFailsTheCheckAndIsTheOneReported() {
+        WatchdogRound extraKeys = new WatchdogRound(2, false,
+                SampleReports.watchdog("distlock", 2_400, 3, 20_001, OptionalLong.of(0)),
+                SampleReports.watchdog("redisson", 120_000, 3, 20_000, OptionalLong.empty()));
+        WatchdogResult result = new WatchdogResult(WatchdogOptions.defaults(), List.of(
+                SampleReports.watchdogRound(1, 3, 4, 2_400), extraKeys), true);
+
+        TargetCheck noneLost = result.checks().get(0);
+        assertThat(noneLost.met()).isFalse();
+        assertThat(noneLost.actual()).startsWith("0 lost, 20,001 keys at the end");
     }
 
     @Test
