@@ -12,10 +12,10 @@ import java.lang.invoke.VarHandle;
  *
  * <p>The watchdog visits every watched hold each round, thousands of them: their state lives in
  * plain fields updated atomically through {@link VarHandle}s rather than in atomic objects of
- * their own, so that a visit reads one object. The fields are numbers, never references: a hold
- * lives long enough to reach the old generation, and storing a reference to a new object (the
- * call that claims it) into an old one makes the collector track the store, twice per hold and
- * round (G1's concurrent refinement cost about 0.3 s of CPU a minute at 20,000 holds).
+ * their own, so that a visit reads one object. The fields that change are numbers, never
+ * references: a hold lives long enough to reach the old generation, and storing a reference to a
+ * new object (the call that claims it) into an old one makes the collector track the store, once
+ * per hold and round (G1's concurrent refinement cost about 0.3 s of CPU a minute at 20,000 holds).
  */
 final class WatchedHold {
 
@@ -42,9 +42,9 @@ final class WatchedHold {
     /** {@link System#nanoTime()} when the call that last confirmed the lease was sent. */
     @SuppressWarnings("unused") // through CONFIRMED_NANOS
     private volatile long confirmedNanos;
-    /** {@link RenewalCall#id()} of the call that has the hold in flight, or {@link #NOT_IN_FLIGHT}. */
+    /** {@link RenewalCall#id()} of the call that has the hold in flight, or {@link #NOT_IN_FLIGHT} (0, the default). */
     @SuppressWarnings("unused") // through IN_FLIGHT
-    private volatile long inFlight = NOT_IN_FLIGHT;
+    private volatile long inFlight;
     @SuppressWarnings("unused") // through REPORTED_ROUND
     private volatile long reportedRound = -1;
 
