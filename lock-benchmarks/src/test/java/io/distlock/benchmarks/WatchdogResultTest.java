@@ -40,14 +40,8 @@ class WatchdogResultTest {
 
     @Test
     void aLockLostInAnyRoundFailsTheCheckAndIsTheOneReported() {
-        WatchdogRound lossy = new WatchdogRound(2, false,
-                SampleReports.watchdog("distlock", 2_400, 3, 19_997, OptionalLong.of(3)),
-                SampleReports.watchdog("redisson", 120_000, 3, 20_000, OptionalLong.empty()));
-        WatchdogResult result = new WatchdogResult(WatchdogOptions.defaults(), List.of(
-                SampleReports.watchdogRound(1, 3, 4, 2_400), lossy, SampleReports.watchdogRound(3, 2, 4, 2_400)),
-                true);
+        TargetCheck noneLost = noneLostWithSecondRound(19_997, 3);
 
-        TargetCheck noneLost = result.checks().get(0);
         assertThat(noneLost.met()).isFalse();
         assertThat(noneLost.target()).contains("in every one of 3 rounds");
         assertThat(noneLost.actual()).startsWith("3 lost, 19,997 keys at the end");
@@ -55,13 +49,8 @@ class WatchdogResultTest {
 
     @Test
     void aRoundWithMoreKeysThanLocksFailsTheCheckAndIsTheOneReported() {
-        WatchdogRound extraKeys = new WatchdogRound(2, false,
-                SampleReports.watchdog("distlock", 2_400, 3, 20_001, OptionalLong.of(0)),
-                SampleReports.watchdog("redisson", 120_000, 3, 20_000, OptionalLong.empty()));
-        WatchdogResult result = new WatchdogResult(WatchdogOptions.defaults(), List.of(
-                SampleReports.watchdogRound(1, 3, 4, 2_400), extraKeys), true);
+        TargetCheck noneLost = noneLostWithSecondRound(20_001, 0);
 
-        TargetCheck noneLost = result.checks().get(0);
         assertThat(noneLost.met()).isFalse();
         assertThat(noneLost.actual()).startsWith("0 lost, 20,001 keys at the end");
     }
@@ -88,5 +77,17 @@ class WatchdogResultTest {
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> new WatchdogResult(WatchdogOptions.defaults(), List.of(), true))
                 .withMessage("no watchdog round");
+    }
+
+    /**
+     * @return the no-lock-lost check of three rounds, the first and last clean, the second with
+     *         distlock's keys at the end and lost locks as given
+     */
+    private static TargetCheck noneLostWithSecondRound(long keysAtEnd, long lostReported) {
+        WatchdogRound second = new WatchdogRound(2, false,
+                SampleReports.watchdog("distlock", 2_400, 3, keysAtEnd, OptionalLong.of(lostReported)),
+                SampleReports.watchdog("redisson", 120_000, 3, 20_000, OptionalLong.empty()));
+        return new WatchdogResult(WatchdogOptions.defaults(), List.of(SampleReports.watchdogRound(1, 3, 4, 2_400),
+                second, SampleReports.watchdogRound(3, 2, 4, 2_400)), true).checks().get(0);
     }
 }
