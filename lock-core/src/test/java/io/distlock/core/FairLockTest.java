@@ -184,6 +184,36 @@ class FairLockTest {
     }
 
     /**
+     * In a busy queue only a release wakes waiters: it wakes the next waiter, and the one behind it
+     * to look again when that turn ends. The next waiter taking the lock with the lease the one
+     * before had wakes nobody, as every waiter's sleep already ends before its new turn does.
+     */
+    @Test
+    void aHandOverWithTheSameLeaseWakesNobody() throws Exception {
+        long leaseMillis = 30_000;
+        RedisLock holder = client().getFairLock("hand-over");
+        assertThat(holder.tryLock(0, leaseMillis, TimeUnit.MILLISECONDS)).isTrue();
+        RedisLock lock = client().getFairLock("hand-over");
+        List<CompletableFuture<Boolean>> waiters = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            waiters.add(lock.tryLockAsync(60_000, leaseMillis, TimeUnit.MILLISECONDS, "w" + i));
+            int queuedSoFar = i + 1;
+            awaitTrue("waiter " + i + " queued", Duration.ofSeconds(10), () -> queued("hand-over") == queuedSoFar);
+        }
+        ScriptStats.reset(redis.server());
+
+        holder.unlock();
+        assertThat(waiters.get(0).get(10, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(ScriptStats.publishes(redis.server()))
+                .as("wake-ups: the release's two, none for the hand-over").isEqualTo(2);
+        for (int i = 0; i < 3; i++) {
+            assertThat(waiters.get(i).get(10, TimeUnit.SECONDS)).as("waiter %d, in turn", i).isTrue();
+            lock.unlockAsync("w" + i).get(10, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
      * One holder waits with two overlapping acquisitions, another client's waiter behind them. The
      * holder's shorter wait ends: only its own place goes, so the holder's other acquisition is
      * still served before the waiter behind it.

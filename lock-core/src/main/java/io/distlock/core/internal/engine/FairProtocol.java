@@ -11,8 +11,9 @@ import java.util.concurrent.CompletableFuture;
  * The fair lock in Redis ({@code fair.lua}): the reentrant lock's hash, plus a queue of waiting
  * acquisitions (a place per hold id) with deadlines by the server's clock, which expires at most
  * one slot after the latest deadline it was given. Each client's waiters listen on a channel of their own
- * ({@code <lock channel>:<clientId>}). A release, or a new first in line, wakes only the next
- * waiter and the one behind it (more, while those are waiters nobody listens for); a lease that
+ * ({@code <lock channel>:<clientId>}). A release, or a new first in line, wakes at most the next
+ * waiter and the one behind it (more, while those are waiters nobody listens for), and only those
+ * whose sleep could otherwise last past the new turn: in a busy queue, a release. A lease that
  * runs out wakes nobody, so no waiter sleeps past the holder's lease. Leases are renewed like the
  * reentrant lock's. Never handed off locally: that would jump the queue.
  */

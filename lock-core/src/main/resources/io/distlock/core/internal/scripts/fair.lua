@@ -3,15 +3,19 @@
 -- wait in two places, and one that gives up leaves only its own). Each is told how long it may
 -- sleep before it looks again, and its deadline (by the server's clock) is that time plus one slot
 -- timeout. So a waiter whose deadline passed never came back: its process is gone, and it is
--- dropped once it is at the head of the queue. A live waiter is not dropped for sleeping: its turn
--- wakes it. The waiting room (queue, timeouts, clients) expires at most one slot after the latest
+-- dropped once it is at the head of the queue. A live waiter is not dropped for sleeping: it looks
+-- again before its deadline, or its turn wakes it. The waiting room (queue, timeouts, clients) expires at most one slot after the latest
 -- deadline it was given since it was created (a deadline can later be shortened: a new turn, a
 -- fresh look), so the places of waiters whose process died outlive them by a lease at most.
 --
 -- Turns: when the lock is released or the head of the queue changes (it took the lock, left, or
 -- was dropped), the head gets a new turn: until the lock can be free plus one slot to take it. It
--- is woken, and so are the waiters behind it up to the first whose client listens on its channel
--- (nobody listens for the waiters of a dead process), so that one looks again when the turn ends.
+-- is woken if the turn ends sooner than its deadline did, and the waiters behind it up to the
+-- first whose client listens on its channel (nobody listens for the waiters of a dead process) if
+-- any of them may sleep past the turn's end, so that one looks again when the turn ends. A waiter
+-- that looked sleeps at most until a slot before its deadline, so a turn that ends no sooner than
+-- the sleeps it follows (the next waiter took the lock with the lease the previous one had) wakes
+-- nobody: in a busy queue only a release wakes waiters.
 -- A dead head thus costs one slot, and dead waiters in a row one slot each. Nothing runs when a
 -- lease runs out, so no waiter sleeps past the holder's lease, nor, behind the head, past the
 -- head's turn. Wake-ups go to each waiter's client channel, with '@' and its waiter id.
@@ -128,8 +132,19 @@ local function newTurn(free)
     if not head then
         return
     end
-    setDeadline(head, now + free + slot)
-    wake(head)
+    -- Every waiter's own sleep ends a slot before its deadline at the latest: it set both when it
+    -- last looked, or was woken since (see the top). So the head need not look now if its turn
+    -- does not shorten its deadline, and the waiters behind it need not if none of them may sleep
+    -- past the turn's end: each live one looks by then.
+    local turnEnd = now + free + slot
+    local shortened = turnEnd < tonumber(redis.call('zscore', KEYS[3], head))
+    setDeadline(head, turnEnd)
+    if shortened then
+        wake(head)
+    end
+    if redis.call('zcount', KEYS[3], '(' .. (turnEnd + slot), '+inf') == 0 then
+        return
+    end
     local at = 1
     repeat
         local behind = redis.call('lindex', KEYS[2], at)
