@@ -475,8 +475,8 @@ public final class LockClient implements AutoCloseable {
         public Builder keyPrefix(String prefix) {
             Objects.requireNonNull(prefix, "keyPrefix must not be null");
             if (prefix.indexOf('{') >= 0 || prefix.indexOf('}') >= 0) {
-                throw new IllegalArgumentException("keyPrefix must not contain '{' or '}' (the lock name is the "
-                        + "Redis hash tag), but was '" + prefix + "'");
+                throw new InvalidLockSettingException(LockSetting.KEY_PREFIX, "'" + prefix + "' contains '{' or '}'",
+                        "Use a prefix without braces, e.g. 'distlock:' (the lock name is the Redis hash tag).");
             }
             this.keyPrefix = prefix;
             return this;
@@ -490,8 +490,9 @@ public final class LockClient implements AutoCloseable {
         public Builder watchdogTimeout(Duration timeout) {
             Objects.requireNonNull(timeout, "watchdogTimeout must not be null");
             if (timeout.compareTo(MIN_WATCHDOG_TIMEOUT) < 0) {
-                throw new IllegalArgumentException("watchdogTimeout must be at least " + MIN_WATCHDOG_TIMEOUT.toMillis()
-                        + " ms, but was " + timeout.toMillis() + " ms");
+                throw new InvalidLockSettingException(LockSetting.WATCHDOG_TIMEOUT, "'" + millis(timeout)
+                        + "' is shorter than " + millis(MIN_WATCHDOG_TIMEOUT),
+                        "Set at least " + millis(MIN_WATCHDOG_TIMEOUT) + "; the default is 30s.");
             }
             this.watchdogTimeout = timeout;
             return this;
@@ -505,9 +506,8 @@ public final class LockClient implements AutoCloseable {
          */
         public Builder commandTimeout(Duration timeout) {
             Objects.requireNonNull(timeout, "commandTimeout must not be null");
-            if (timeout.isNegative() || timeout.isZero()) {
-                throw new IllegalArgumentException("commandTimeout must be positive, but was " + timeout);
-            }
+            positive(LockSetting.COMMAND_TIMEOUT, timeout, "Set how long to wait for one Redis answer, e.g. 5s "
+                    + "(the default).");
             this.commandTimeout = timeout;
             return this;
         }
@@ -520,9 +520,8 @@ public final class LockClient implements AutoCloseable {
          */
         public Builder fairSlotTimeout(Duration timeout) {
             Objects.requireNonNull(timeout, "fairSlotTimeout must not be null");
-            if (timeout.isNegative() || timeout.isZero()) {
-                throw new IllegalArgumentException("fairSlotTimeout must be positive, but was " + timeout);
-            }
+            positive(LockSetting.FAIR_SLOT_TIMEOUT, timeout, "Set how long the next waiter of a fair lock has to "
+                    + "take it once it is free, e.g. 5s (the default).");
             this.fairSlotTimeout = timeout;
             return this;
         }
@@ -551,7 +550,9 @@ public final class LockClient implements AutoCloseable {
          */
         public Builder replicaAcks(int replicas, Duration timeout) {
             if (replicas < 0) {
-                throw new IllegalArgumentException("replicaAcks replicas must not be negative, but was " + replicas);
+                throw new InvalidLockSettingException(LockSetting.REPLICA_ACKS_REPLICAS, "'" + replicas
+                        + "' is negative", "Use 0 to turn replica acknowledgements off, or the number of replicas "
+                        + "that must acknowledge.");
             }
             if (replicas == 0) {
                 this.ackReplicas = 0;
@@ -559,9 +560,8 @@ public final class LockClient implements AutoCloseable {
                 return this;
             }
             Objects.requireNonNull(timeout, "replicaAcks timeout must not be null");
-            if (timeout.isNegative() || timeout.isZero()) {
-                throw new IllegalArgumentException("replicaAcks timeout must be positive, but was " + timeout);
-            }
+            positive(LockSetting.REPLICA_ACKS_TIMEOUT, timeout, "Use a short positive duration such as 500ms, "
+                    + "below the command timeout.");
             this.ackReplicas = replicas;
             this.ackTimeout = timeout;
             return this;
@@ -632,6 +632,18 @@ public final class LockClient implements AutoCloseable {
         }
 
         /** @return where acquisitions and holds are observed */
+        /** @throws InvalidLockSettingException unless {@code timeout} is positive */
+        private static void positive(LockSetting setting, Duration timeout, String action) {
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new InvalidLockSettingException(setting, "'" + millis(timeout) + "' is not positive", action);
+            }
+        }
+
+        /** @return a duration as a property would write it, e.g. {@code 500ms} */
+        private static String millis(Duration duration) {
+            return duration.toMillis() + "ms";
+        }
+
         private LockObservations observations() {
             // Without a registry, no Micrometer class is loaded: micrometer-observation is optional.
             return observationRegistry == null ? LockObservations.NONE
@@ -646,6 +658,8 @@ public final class LockClient implements AutoCloseable {
          *                                  clusterNodes is set, or if sslOptions is set with a client the
          *                                  caller created
          * @throws IllegalArgumentException if the URI is malformed
+         * @throws InvalidLockSettingException if the replicaAcks timeout is not shorter than the command
+         *                                  timeout
          * @throws LockException            if Redis cannot be reached or refuses the credentials
          */
         public LockClient build() {
@@ -656,8 +670,9 @@ public final class LockClient implements AutoCloseable {
                         + "and clusterNodes(...) on the LockClient builder");
             }
             if (ackReplicas > 0 && ackTimeout.compareTo(commandTimeout) >= 0) {
-                throw new IllegalArgumentException("replicaAcks timeout (" + ackTimeout + ") must be shorter than the "
-                        + "commandTimeout (" + commandTimeout + "), or the client gives up on WAIT before Redis answers");
+                throw new InvalidLockSettingException(LockSetting.REPLICA_ACKS_TIMEOUT, "'" + millis(ackTimeout)
+                        + "' is not shorter than the command timeout (" + millis(commandTimeout) + ")",
+                        "Use a shorter one such as 500ms: the client would give up on WAIT before Redis answers.");
             }
             if (redisClient != null || clusterClient != null) {
                 if (sslOptions != null) {

@@ -1,6 +1,7 @@
 package io.distlock.core;
 
 import io.distlock.test.RedisExtension;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -56,16 +57,25 @@ class BadInputTest {
 
     @Test
     void builderSettingsAreChecked() {
-        assertThatThrownBy(() -> LockClient.builder().keyPrefix("app:{x}:"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("keyPrefix");
+        assertInvalid(() -> LockClient.builder().keyPrefix("app:{x}:"), LockSetting.KEY_PREFIX,
+                "Invalid keyPrefix: 'app:{x}:' contains '{' or '}'. Use a prefix without braces");
         assertThatThrownBy(() -> LockClient.builder().keyPrefix(null))
                 .isInstanceOf(NullPointerException.class).hasMessageContaining("keyPrefix");
-        assertThatThrownBy(() -> LockClient.builder().watchdogTimeout(Duration.ofSeconds(-1)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("watchdogTimeout");
-        assertThatThrownBy(() -> LockClient.builder().watchdogTimeout(Duration.ofMillis(10)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 100 ms");
-        assertThatThrownBy(() -> LockClient.builder().commandTimeout(Duration.ZERO))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("commandTimeout");
+        assertInvalid(() -> LockClient.builder().watchdogTimeout(Duration.ofSeconds(-1)), LockSetting.WATCHDOG_TIMEOUT,
+                "Invalid watchdogTimeout: '-1000ms' is shorter than 100ms. Set at least 100ms");
+        assertInvalid(() -> LockClient.builder().watchdogTimeout(Duration.ofMillis(10)), LockSetting.WATCHDOG_TIMEOUT,
+                "'10ms' is shorter than 100ms");
+        assertInvalid(() -> LockClient.builder().commandTimeout(Duration.ZERO), LockSetting.COMMAND_TIMEOUT,
+                "Invalid commandTimeout: '0ms' is not positive");
+        assertInvalid(() -> LockClient.builder().fairSlotTimeout(Duration.ofSeconds(-5)), LockSetting.FAIR_SLOT_TIMEOUT,
+                "Invalid fairSlotTimeout: '-5000ms' is not positive");
+        assertInvalid(() -> LockClient.builder().replicaAcks(-1, Duration.ofSeconds(1)),
+                LockSetting.REPLICA_ACKS_REPLICAS, "Invalid replicaAcks replicas: '-1' is negative");
+        assertInvalid(() -> LockClient.builder().replicaAcks(1, Duration.ZERO), LockSetting.REPLICA_ACKS_TIMEOUT,
+                "Invalid replicaAcks timeout: '0ms' is not positive");
+        assertInvalid(() -> LockClient.builder().redisUri("redis://localhost:1").commandTimeout(Duration.ofSeconds(1))
+                        .replicaAcks(1, Duration.ofSeconds(1)).build(), LockSetting.REPLICA_ACKS_TIMEOUT,
+                "'1000ms' is not shorter than the command timeout (1000ms)");
         assertThatThrownBy(() -> LockClient.builder().redisUri((String) null))
                 .isInstanceOf(NullPointerException.class).hasMessageContaining("redisUri");
         // A URI the parser rejects: its message would quote the password ("Malformed escape pair ...").
@@ -74,6 +84,12 @@ class BadInputTest {
                 .hasMessageNotContaining("hunter").hasNoCause();
         assertThatThrownBy(() -> LockClient.builder().listener(null))
                 .isInstanceOf(NullPointerException.class).hasMessageContaining("listener");
+    }
+
+    /** A builder setting that fails with what it names, before anything connects. */
+    private static void assertInvalid(ThrowingCallable call, LockSetting setting, String message) {
+        assertThatThrownBy(call).isInstanceOfSatisfying(InvalidLockSettingException.class,
+                e -> assertThat(e.getSetting()).isEqualTo(setting)).hasMessageContaining(message);
     }
 
     @Test

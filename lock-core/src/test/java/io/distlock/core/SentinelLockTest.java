@@ -177,15 +177,4 @@ class SentinelLockTest {
                 .isInstanceOf(LockException.class).hasMessageContaining("released again");
         assertThat(master.commandString("EXISTS", "distlock:{replaced}")).isEqualTo("0");
     }
-
-    @Test
-    void replicaAcksNeedATimeoutShorterThanTheCommandTimeout() {
-        assertThatThrownBy(() -> LockClient.builder().redisUri(sentinel.sentinelUri())
-                .commandTimeout(Duration.ofSeconds(1)).replicaAcks(1, Duration.ofSeconds(1)).build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("shorter than the commandTimeout");
-        assertThatThrownBy(() -> LockClient.builder().replicaAcks(-1, Duration.ofSeconds(1)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must not be negative");
-        assertThatThrownBy(() -> LockClient.builder().replicaAcks(1, Duration.ZERO))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must be positive");
-    }
 }

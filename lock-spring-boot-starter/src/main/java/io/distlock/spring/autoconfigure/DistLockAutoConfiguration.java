@@ -74,11 +74,11 @@ public final class DistLockAutoConfiguration {
             boot.flatMap(BootRedisConnectionDetails::sslOptions).ifPresent(builder::sslOptions);
         }
         DistLockProperties.ReplicaAck ack = properties.getReplicaAck();
-        if (ack.getReplicas() > 0) {
-            builder.replicaAcks(ack.getReplicas(), ack.getTimeout());
+        if (ack.getReplicas() != 0) {
+            LockSettingProperties.applying(() -> builder.replicaAcks(ack.getReplicas(), ack.getTimeout()));
         }
         customize(builder, customizers);
-        return builder.build();
+        return LockSettingProperties.applying(builder::build);
     }
 
     /**
@@ -104,10 +104,10 @@ public final class DistLockAutoConfiguration {
     private static LockClient.Builder newBuilder(DistLockProperties properties,
                                                  ObjectProvider<ClientResources> clientResources,
                                                  ObjectProvider<ObservationRegistry> observations) {
-        LockClient.Builder builder = LockClient.builder()
+        LockClient.Builder builder = LockSettingProperties.applying(() -> LockClient.builder()
                 .keyPrefix(properties.getKeyPrefix())
                 .watchdogTimeout(properties.getWatchdog().getTimeout())
-                .commandTimeout(properties.getRedis().getTimeout());
+                .commandTimeout(properties.getRedis().getTimeout()));
         clientResources.ifAvailable(builder::clientResources);
         observations.ifUnique(builder::observationRegistry);
         return builder;

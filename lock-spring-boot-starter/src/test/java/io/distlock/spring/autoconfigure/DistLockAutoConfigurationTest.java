@@ -148,7 +148,8 @@ class DistLockAutoConfigurationTest {
         assertStartupFails("distlock.key-prefix", "braces", url, "distlock.key-prefix=app:{x}:");
         assertStartupFails("distlock.wait-time", "negative", url, "distlock.wait-time=-1s");
         assertStartupFails("distlock.lease-time", "negative", url, "distlock.lease-time=-5ms");
-        assertStartupFails("distlock.watchdog.timeout", "too short", url, "distlock.watchdog.timeout=10ms");
+        assertStartupFails("distlock.watchdog.timeout", "'10ms' is shorter than 100ms", url,
+                "distlock.watchdog.timeout=10ms");
         assertStartupFails("distlock.redis.timeout", "not positive", url, "distlock.redis.timeout=0s");
         assertStartupFails("distlock.redis.database", "negative", url, "distlock.redis.database=-1");
         assertStartupFails("distlock.redis.url", "not a Redis URL", "distlock.redis.url=http://u:hunter2@host:1");
@@ -164,8 +165,10 @@ class DistLockAutoConfigurationTest {
         assertStartupFails("distlock.redis.database", "only database 0",
                 "distlock.redis.cluster.nodes=localhost:7000", "distlock.redis.database=2");
         assertStartupFails("distlock.replica-ack.replicas", "negative", url, "distlock.replica-ack.replicas=-1");
-        assertStartupFails("distlock.replica-ack.timeout", "between zero and distlock.redis.timeout", url,
+        assertStartupFails("distlock.replica-ack.timeout", "'5000ms' is not shorter than the command timeout", url,
                 "distlock.replica-ack.replicas=1", "distlock.replica-ack.timeout=5s");
+        assertStartupFails("distlock.replica-ack.timeout", "'0ms' is not positive", url,
+                "distlock.replica-ack.replicas=1", "distlock.replica-ack.timeout=0s");
     }
 
     @Test
