@@ -1,7 +1,7 @@
 package io.distlock.spring;
 
 import io.distlock.core.FencedLock;
-import io.distlock.spring.aop.CurrentLockContexts;
+import io.distlock.spring.internal.CallScopes;
 
 import java.time.Duration;
 import java.util.List;
@@ -39,7 +39,7 @@ public interface LockContext {
 
     /** @return the context of the innermost {@link DistributedLock} method on this thread, if any */
     static Optional<LockContext> find() {
-        return CurrentLockContexts.innermost();
+        return CallScopes.innermost(LockContext.class);
     }
 
     /** @return the annotation's static name (the {@code name} tag of metrics) */
