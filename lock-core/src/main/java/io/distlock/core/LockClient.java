@@ -631,7 +631,6 @@ public final class LockClient implements AutoCloseable {
             return this;
         }
 
-        /** @return where acquisitions and holds are observed */
         /** @throws InvalidLockSettingException unless {@code timeout} is positive */
         private static void positive(LockSetting setting, Duration timeout, String action) {
             if (timeout.isNegative() || timeout.isZero()) {
@@ -644,6 +643,7 @@ public final class LockClient implements AutoCloseable {
             return duration.toMillis() + "ms";
         }
 
+        /** @return where acquisitions and holds are observed */
         private LockObservations observations() {
             // Without a registry, no Micrometer class is loaded: micrometer-observation is optional.
             return observationRegistry == null ? LockObservations.NONE

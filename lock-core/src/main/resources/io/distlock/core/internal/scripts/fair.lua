@@ -4,9 +4,10 @@
 -- sleep before it looks again, and its deadline (by the server's clock) is that time plus one slot
 -- timeout. So a waiter whose deadline passed never came back: its process is gone, and it is
 -- dropped once it is at the head of the queue. A live waiter is not dropped for sleeping: it looks
--- again before its deadline, or its turn wakes it. The waiting room (queue, timeouts, clients) expires at most one slot after the latest
--- deadline it was given since it was created (a deadline can later be shortened: a new turn, a
--- fresh look), so the places of waiters whose process died outlive them by a lease at most.
+-- again before its deadline, or its turn wakes it. The waiting room (queue, timeouts, clients)
+-- expires at most one slot after the latest deadline it was given since it was created (a deadline
+-- can later be shortened: a new turn, a fresh look), so the places of waiters whose process died
+-- outlive them by a lease at most.
 --
 -- Turns: when the lock is released or the head of the queue changes (it took the lock, left, or
 -- was dropped), the head gets a new turn: until the lock can be free plus one slot to take it. It
