@@ -24,7 +24,8 @@ class PublishedPomsTest {
         List<String> keys = tree.stream().map(TreeNode::parse).flatMap(Optional::stream)
                 .filter(node -> !node.omitted()).map(TreeNode::key).toList();
         assertThat(keys).as("the tree of a consumer of the starter")
-                .contains("io.distlock:lock-spring-boot-starter", "io.distlock:lock-core", "io.lettuce:lettuce-core");
+                .contains("io.distlock:lock-spring-boot-starter", "io.distlock:lock-spring-boot-autoconfigure",
+                        "io.distlock:lock-spring-boot3-adapter", "io.distlock:lock-core", "io.lettuce:lettuce-core");
         // Maven notes "version managed from" on the nodes Boot's BOM manages (Netty and Reactor
         // among them, which Boot 3.5 raises above what Lettuce 6.6 asks for): without a single
         // one, the tree's format changed and the check below would see nothing.

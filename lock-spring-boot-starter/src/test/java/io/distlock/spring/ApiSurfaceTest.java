@@ -12,8 +12,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * types, the actuator endpoint, the meters) shows none of its own implementation (the advice in
  * {@code io.distlock.spring.aop}, what it shares with the API in {@code io.distlock.spring.internal})
  * and none of lock-core's ({@code io.distlock.core.internal}): those
- * change in any release. {@code io.distlock.spring.actuate.boot3} is left out: its types extend
- * Spring Boot 3 classes, which the Boot 4 build's tests cannot load.
+ * change in any release. It reads the auto-configuration's jar; {@code lock-spring-boot3-adapter}'s
+ * health types extend Spring Boot 3.5 classes, which the Boot 4 build's tests cannot load.
  */
 class ApiSurfaceTest {
 

@@ -3,6 +3,7 @@ package io.distlock.spring.autoconfigure;
 import io.distlock.core.LockClient;
 import io.distlock.core.RedisLock;
 import io.distlock.spring.BootGeneration;
+import io.distlock.spring.internal.BootRedisConnection;
 import io.distlock.test.RedisExtension;
 import io.lettuce.core.RedisCredentials;
 import io.lettuce.core.RedisURI;
@@ -36,7 +37,8 @@ class BootConnectionTest {
     private static final String UNUSED_PORT = "1";
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(DistLockAutoConfiguration.class))
+            .withConfiguration(AutoConfigurations.of(BootGeneration.bootRedisConnectionAutoConfiguration(),
+                    DistLockAutoConfiguration.class))
             .withPropertyValues("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + UNUSED_PORT);
 
     @Test
@@ -50,8 +52,8 @@ class BootConnectionTest {
     @Test
     void bootsOwnRedisSettingsAreReadThroughItsConnectionDetails() {
         new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(BootGeneration.redisAutoConfiguration(),
-                        DistLockAutoConfiguration.class))
+                .withConfiguration(AutoConfigurations.of(BootGeneration.redisAutoConfigurations()))
+                .withConfiguration(AutoConfigurations.of(DistLockAutoConfiguration.class))
                 .withPropertyValues("spring.data.redis.url=redis://127.0.0.1:" + redis.server().port() + "/3")
                 .run(context -> {
                     assertThat(context).hasNotFailed().hasSingleBean(BootGeneration.redisConnectionDetailsType());
@@ -97,15 +99,14 @@ class BootConnectionTest {
     @Test
     void bootsSentinelSettingsKeepTheSentinelsCredentials() {
         new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(BootGeneration.redisAutoConfiguration()))
+                .withConfiguration(AutoConfigurations.of(BootGeneration.redisAutoConfigurations()))
                 .withPropertyValues("spring.data.redis.sentinel.master=orders",
                         "spring.data.redis.sentinel.nodes=[::1]:26379,sentinel.example.com:26380",
                         "spring.data.redis.sentinel.username=watcher", "spring.data.redis.sentinel.password=s3cret",
                         "spring.data.redis.database=2")
                 .run(context -> {
-                    Class<Object> type = BootGeneration.redisConnectionDetailsType();
-                    RedisURI uri = new BootRedisConnectionDetails(context.getBean(type), type)
-                            .settings(new DistLockProperties().getRedis()).toRedisUri();
+                    RedisURI uri = RedisConnectionSettings.of(context.getBean(BootRedisConnection.class),
+                            new DistLockProperties().getRedis()).toRedisUri();
 
                     assertThat(uri.getSentinelMasterId()).isEqualTo("orders");
                     assertThat(uri.getDatabase()).isEqualTo(2);
@@ -118,6 +119,25 @@ class BootConnectionTest {
                         assertThat(credentials.getPassword()).containsExactly("s3cret".toCharArray());
                     });
                 });
+    }
+
+    @Test
+    void anApplicationsOwnConnectionDetailsWinOverEverySetting() {
+        runner.withBean(BootGeneration.redisConnectionDetailsType(),
+                        () -> BootGeneration.standaloneRedis("127.0.0.1", Integer.parseInt(UNUSED_PORT)))
+                .withPropertyValues("distlock.redis.url=redis://127.0.0.1:" + UNUSED_PORT)
+                .withBean(DistLockConnectionDetails.class,
+                        () -> () -> List.of(RedisURI.create(redis.server().uri())))
+                .run(context -> assertLocksGoToTheTestRedis(context.getBean(LockClient.class)));
+    }
+
+    @Test
+    void connectionDetailsOfSeveralUrisForOneRedisAreRefusedByName() {
+        runner.withBean(DistLockConnectionDetails.class, () -> () -> List.of(RedisURI.create(redis.server().uri()),
+                        RedisURI.create(redis.server().uri())))
+                .run(context -> assertThat(context.getStartupFailure()).rootCause()
+                        .isInstanceOf(IllegalStateException.class)
+                        .hasMessageContaining("gives 2 Redis URIs for a Redis that is not a Cluster"));
     }
 
     private static void assertLocksGoToTheTestRedis(LockClient client) {

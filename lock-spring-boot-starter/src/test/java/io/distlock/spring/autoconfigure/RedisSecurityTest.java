@@ -115,6 +115,23 @@ class RedisSecurityTest {
     }
 
     @Test
+    void bootsRedisConnectionBringsItsSslBundle() {
+        // On Spring Boot 3.5 the bundle comes with the server's description, not with the details.
+        runner.withConfiguration(AutoConfigurations.of(BootGeneration.redisAutoConfigurations()))
+                .withPropertyValues(
+                        "spring.data.redis.host=" + server().host(),
+                        "spring.data.redis.port=" + server().port(),
+                        "spring.data.redis.username=" + USER,
+                        "spring.data.redis.password=" + PASSWORD,
+                        "spring.data.redis.ssl.bundle=shared",
+                        trust("shared", CERTIFICATES.caCertificate()))
+                .run(context -> {
+                    assertThat(context).hasNotFailed().hasSingleBean(BootGeneration.redisConnectionDetailsType());
+                    assertThat(context.getBean(LockClient.class).ping()).isPositive();
+                });
+    }
+
+    @Test
     void healthDetailsNeverShowThePasswordUpOrDown() {
         runner.withPropertyValues(
                         "distlock.redis.url=rediss://" + USER + ":" + PASSWORD + "@" + server().host() + ":"

@@ -5,6 +5,9 @@ import io.distlock.core.LockTemplate;
 import io.distlock.spring.DistributedLock;
 import io.distlock.spring.aop.DistributedLockAdvisor;
 import io.distlock.spring.aop.LockAdviceSettings;
+import io.distlock.spring.internal.BootRedisConnection;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.SslOptions;
 import io.lettuce.core.resource.ClientResources;
 import io.micrometer.observation.ObservationRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -21,34 +24,58 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 
-import java.util.Optional;
+import java.util.List;
 
 /**
- * Creates distlock's beans from {@code distlock.*}: the {@link LockClient} (closed on shutdown;
+ * Creates distlock's beans from {@code distlock.*}: the {@link DistLockConnectionDetails}, the
+ * {@link LockClient} connected to them (closed on shutdown;
  * sharing Spring Boot's Lettuce {@code ClientResources} when the application has them),
  * a {@link LockTemplate} using the configured default wait and lease times, and the
  * {@link DistributedLock} advice. Each backs off when the application defines its own.
  * {@code distlock.enabled=false} turns it all off.
  */
 @AutoConfiguration(after = SslAutoConfiguration.class, afterName = {
-        // Spring Boot's Redis auto-configuration (4.x, then 3.5), which defines the connection
-        // details and Lettuce resources shared here.
+        // Spring Boot's Redis auto-configuration (4.x, then 3.5), which defines the Lettuce
+        // resources shared here, and the adapters that read its connection details.
         "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
-        "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration"})
+        "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration",
+        "io.distlock.spring.internal.boot4.BootRedisConnectionAutoConfiguration",
+        "io.distlock.spring.internal.boot3.BootRedisConnectionAutoConfiguration"})
 @ConditionalOnProperty(prefix = "distlock", name = "enabled", havingValue = "true", matchIfMissing = true)
 @EnableConfigurationProperties(DistLockProperties.class)
 public final class DistLockAutoConfiguration {
 
     /**
-     * Connects to {@code distlock.redis.*} if its connection is set; else to the Redis of Spring
-     * Boot's connection-details bean, if Spring Data Redis is on the classpath (Boot derives it from
-     * {@code spring.data.redis.*}; {@code @ServiceConnection} and Docker Compose replace it); else
-     * to {@code spring.data.redis.*} read by this starter.
+     * Where the lock client connects, unless the application says so itself: {@code distlock.redis.*}
+     * if its connection is set; else the Redis of Spring Boot's connection-details bean, if Spring
+     * Data Redis is on the classpath (Boot derives it from {@code spring.data.redis.*};
+     * {@code @ServiceConnection} and Docker Compose replace it), with {@code distlock.redis.*}'s
+     * credentials, database and SSL bundle winning when set; else {@code spring.data.redis.*} read
+     * by this starter.
      *
-     * @param properties      distlock's settings, checked first
-     * @param environment     for the {@code spring.data.redis.*} fallback
-     * @param beanFactory     for Spring Boot's Redis connection details
-     * @param sslBundles      Spring Boot's SSL bundles, for {@code distlock.redis.ssl-bundle}
+     * @param properties  distlock's settings, checked first
+     * @param environment for the {@code spring.data.redis.*} fallback
+     * @param sslBundles  Spring Boot's SSL bundles, for {@code distlock.redis.ssl-bundle}
+     * @param boot        Spring Boot's Redis connection details, as this generation's adapter read them
+     * @return the connection details
+     * @throws InvalidLockPropertyException if Spring Boot's describe a setup distlock cannot lock on
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    DistLockConnectionDetails distLockConnectionDetails(DistLockProperties properties, Environment environment,
+                                                        ObjectProvider<SslBundles> sslBundles,
+                                                        ObjectProvider<BootRedisConnection> boot) {
+        BootRedisConnection bootConnection = properties.getRedis().isConfigured() ? null : boot.getIfUnique();
+        RedisConnectionSettings settings = bootConnection == null
+                ? RedisConnectionSettings.resolve(properties, environment)
+                : RedisConnectionSettings.of(bootConnection, properties.getRedis());
+        return new SettingsConnectionDetails(settings, sslBundles.getIfAvailable(),
+                bootConnection == null ? null : bootConnection.sslBundle());
+    }
+
+    /**
+     * @param properties      distlock's settings
+     * @param connection      where to connect
      * @param clientResources Spring Boot's Lettuce resources, shared when there are some
      * @param observations    the application's observation registry, if it has one (or a primary
      *                        one): acquisitions and holds are observed there
@@ -58,27 +85,37 @@ public final class DistLockAutoConfiguration {
      */
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
-    LockClient lockClient(DistLockProperties properties, Environment environment, BeanFactory beanFactory,
-                          ObjectProvider<SslBundles> sslBundles,
+    LockClient lockClient(DistLockProperties properties, DistLockConnectionDetails connection,
                           ObjectProvider<ClientResources> clientResources,
                           ObjectProvider<ObservationRegistry> observations,
                           ObjectProvider<LockClientBuilderCustomizer> customizers) {
         LockPropertiesValidator.validate(properties);
         LockClient.Builder builder = newBuilder(properties, clientResources, observations);
-        Optional<BootRedisConnectionDetails> boot = properties.getRedis().isConfigured() ? Optional.empty()
-                : BootRedisConnectionDetails.find(beanFactory);
-        RedisConnectionSettings settings = boot.map(details -> details.settings(properties.getRedis()))
-                .orElseGet(() -> RedisConnectionSettings.resolve(properties, environment));
-        settings.applyTo(builder, sslBundles.getIfAvailable());
-        if (settings.sslBundle() == null) {
-            boot.flatMap(BootRedisConnectionDetails::sslOptions).ifPresent(builder::sslOptions);
-        }
+        connect(builder, connection);
         DistLockProperties.ReplicaAck ack = properties.getReplicaAck();
         if (ack.getReplicas() != 0) {
             LockSettingProperties.applying(() -> builder.replicaAcks(ack.getReplicas(), ack.getTimeout()));
         }
         customize(builder, customizers);
         return LockSettingProperties.applying(builder::build);
+    }
+
+    /** Points a builder at the Redis of the connection details. */
+    private static void connect(LockClient.Builder builder, DistLockConnectionDetails connection) {
+        SslOptions sslOptions = connection.getSslOptions();
+        if (sslOptions != null) {
+            builder.sslOptions(sslOptions);
+        }
+        List<RedisURI> uris = connection.getRedisUris();
+        if (connection.isCluster()) {
+            builder.clusterNodes(uris);
+        } else if (uris.size() == 1) {
+            builder.redisUri(uris.get(0));
+        } else {
+            throw new IllegalStateException(connection.getClass().getName() + " gives " + uris.size()
+                    + " Redis URIs for a Redis that is not a Cluster: give exactly one (a Sentinel-managed master's "
+                    + "URI names its Sentinels), or answer true to isCluster() for a Cluster's seed nodes.");
+        }
     }
 
     /**

@@ -1,22 +1,21 @@
 package io.distlock.spring.autoconfigure;
 
-import io.distlock.core.LockClient;
 import io.distlock.core.RedisUris;
+import io.distlock.spring.internal.BootRedisConnection;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.StaticCredentialsProvider;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
-import org.springframework.boot.ssl.SslBundles;
 import org.springframework.core.env.Environment;
 
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Where distlock connects: {@code distlock.redis.*} when any of its connection settings is given,
- * else Spring Boot's standard {@code spring.data.redis.*} names (bound by name, so the starter
- * does not depend on Spring Boot's own Redis classes), else {@code localhost:6379}. Both sources
- * become one Lettuce {@link RedisURI}.
+ * Where distlock connects, from {@code distlock.redis.*} when any of its connection settings is
+ * given, else from Spring Boot's Redis connection details ({@link #of}) or, without Spring Data
+ * Redis, from Spring Boot's standard {@code spring.data.redis.*} names, else {@code localhost:6379}.
+ * Every source becomes Lettuce {@link RedisURI}s.
  *
  * @param prefix         the property prefix the settings came from, for error messages
  * @param url            a Redis URL, or {@code null}
@@ -77,20 +76,35 @@ record RedisConnectionSettings(String prefix, String url, String host, int port,
     }
 
     /**
-     * Points a client builder at the Redis these settings describe: a Redis Cluster through its
-     * seed nodes, else one standalone or Sentinel-managed Redis; with the SSL bundle's trust
-     * material when one is named.
-     *
-     * @param builder    the builder
-     * @param sslBundles Spring Boot's SSL bundles, or {@code null} if the application has none
-     * @return the same builder
-     * @throws InvalidLockPropertyException naming the setting that cannot work
+     * @param boot  what Spring Boot's Redis connection-details bean says
+     * @param redis {@code distlock.redis.*}: its credentials, database and SSL bundle, when set,
+     *              win over Boot's
+     * @return the settings in force
+     * @throws InvalidLockPropertyException if Boot describes a setup distlock cannot lock on
      */
-    LockClient.Builder applyTo(LockClient.Builder builder, SslBundles sslBundles) {
-        if (sslBundle != null) {
-            builder.sslOptions(LettuceSslBundle.options(sslBundleProperty, sslBundle, sslBundles));
+    static RedisConnectionSettings of(BootRedisConnection boot, DistLockProperties.Redis redis) {
+        if (boot.masterReplica()) {
+            throw new InvalidLockPropertyException(SPRING_PREFIX + ".masterreplica.nodes", "Spring Boot's Redis "
+                    + "connection describes a static master/replica setup, whose master distlock cannot tell",
+                    "Point distlock.redis.url at the master, or use Sentinel.");
         }
-        return isCluster() ? builder.clusterNodes(clusterUris()) : builder.redisUri(toRedisUri());
+        BootRedisConnection.Standalone standalone = boot.standalone();
+        BootRedisConnection.Sentinel sentinel = boot.sentinel();
+        Integer database = sentinel != null ? Integer.valueOf(sentinel.database())
+                : standalone != null ? Integer.valueOf(standalone.database()) : null;
+        return new RedisConnectionSettings(SPRING_PREFIX + " (" + boot.type() + ")", null,
+                standalone == null ? "localhost" : standalone.host(),
+                standalone == null ? 6379 : standalone.port(),
+                firstNonNull(redis.getUsername(), boot.username()),
+                firstNonNull(redis.getPassword(), boot.password()),
+                redis.isSsl() || boot.sslBundle() != null,
+                redis.getSslBundle(), redis.getSslBundle() == null ? null : SSL_BUNDLE,
+                firstNonNull(redis.getDatabase(), database),
+                sentinel == null ? null : sentinel.master(),
+                sentinel == null ? List.of() : sentinel.nodes(),
+                sentinel == null ? null : sentinel.username(),
+                sentinel == null ? null : sentinel.password(),
+                boot.clusterNodes());
     }
 
     /** @return whether to connect with TLS: asked for, or implied by an SSL bundle */

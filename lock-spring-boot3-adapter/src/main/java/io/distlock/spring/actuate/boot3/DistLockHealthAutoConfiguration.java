@@ -14,8 +14,7 @@ import org.springframework.context.annotation.Bean;
  * {@code org.springframework.boot.actuate.health} (on Boot 4,
  * {@link io.distlock.spring.actuate.DistLockHealthAutoConfiguration} does).
  * {@code management.health.distlock.enabled=false} turns it off. Its classes are compiled against
- * Spring Boot 3.5; on Boot 4 the class condition (by name, since the type is not there) leaves
- * them unloaded.
+ * Spring Boot 3.5; on Boot 4 the class condition leaves them unloaded.
  */
 @AutoConfiguration(after = DistLockAutoConfiguration.class)
 @ConditionalOnClass(name = "org.springframework.boot.actuate.health.HealthIndicator")
