@@ -46,7 +46,7 @@ final class Acquisition {
     /**
      * Whether the holder is the calling thread. Its acquisitions never overlap, so a hold of it
      * whose explicit lease ran out is over (a self-expiring lock taken again at the next run), and
-     * this acquisition is a fresh attempt ({@link LockEngine#endIfLeaseRanOut}). An explicit
+     * this acquisition is a fresh attempt ({@link HoldRegistry#endIfLeaseRanOut}). An explicit
      * holder's acquisitions may overlap: one that found the lease ran out must not end a hold
      * another of its acquisitions still counts, so for it a lease that ran out is lost.
      */
@@ -241,7 +241,7 @@ final class Acquisition {
      */
     private void begin(boolean mayWait) {
         Look look = mayWait ? look() : Look.UNHEARD;
-        Hold localHolder = mayWait ? engine.heldByAnotherLocalHolder(keys, holderId) : null;
+        Hold localHolder = mayWait ? engine.holds().heldByAnotherLocalHolder(keys, holderId) : null;
         if (localHolder != null) {
             startWaiting(localHolder.remainingLeaseMillis(), look);
         } else {
@@ -257,7 +257,7 @@ final class Acquisition {
         }
         Hold reentered;
         try {
-            reentered = engine.holdToReenter(keys, protocol, holderId, thread);
+            reentered = engine.holds().holdToReenter(keys, protocol, holderId, thread);
         } catch (LockLostException lost) {
             finish(LockEvent.Failure.ERROR, lost);
             return;
@@ -280,8 +280,8 @@ final class Acquisition {
             } else if (attempt.acquired()) {
                 onAcquired(attempt, 0);
             } else if (attempt.lost()) {
-                if (reentered.holdsConfirmed() && !(thread && engine.endIfLeaseRanOut(reentered))) {
-                    finish(LockEvent.Failure.ERROR, engine.lostOnReentry(reentered));
+                if (reentered.holdsConfirmed() && !(thread && engine.holds().endIfLeaseRanOut(reentered))) {
+                    finish(LockEvent.Failure.ERROR, engine.holds().lostOnReentry(reentered));
                 } else {
                     // The holder released its holds meanwhile, or (a thread) their explicit lease
                     // ran out: this is a first hold now.
@@ -364,7 +364,7 @@ final class Acquisition {
             undo();
             return;
         }
-        Hold hold = engine.acquired(id, keys, new HoldRef(holderId, holdId), protocol, renewedByWatchdog, leaseMillis,
+        Hold hold = engine.holds().acquired(id, keys, new HoldRef(holderId, holdId), protocol, renewedByWatchdog, leaseMillis,
                 attempt, handOffs, observation);
         observation.acquired();
         engine.events().acquired(hold, startNanos, waited());

@@ -26,7 +26,7 @@ public final class ScriptedFencedLock extends ScriptedLock implements FencedLock
 
     @Override
     public long getToken(String holderId) {
-        Hold hold = engine().hold(keys(), protocol(), holderId);
+        Hold hold = engine().holds().hold(keys(), protocol(), holderId);
         if (hold == null || hold.lost()) {
             throw new IllegalMonitorStateException("Fenced lock '" + getName() + "' is not held by "
                     + (holderId.equals(currentHolder()) ? "the current thread" : "holder '" + holderId + "'")

@@ -163,20 +163,20 @@ public class ScriptedLock implements RedisLock, SettableLease, RetrySafeRelease 
     /** {@link #leaseFromNow(String, long, long)} without waiting for the delivery of its events. */
     private CompletableFuture<Void> startLeaseFromNow(String holderId, long leaseMillis, long acquiringSinceNanos) {
         engine.ensureOpen();
-        Hold hold = engine.hold(keys, protocol, holderId);
+        Hold hold = engine.holds().hold(keys, protocol, holderId);
         String holdId = hold == null ? null : hold.latestHoldId();
         if (holdId == null) {
             return CompletableFuture.failedFuture(new IllegalMonitorStateException(
                     "Lock '" + name + "' is not held by " + describe(holderId)));
         }
         if (hold.lost()) {
-            return CompletableFuture.failedFuture(engine.lostBeforeLease(hold));
+            return CompletableFuture.failedFuture(engine.holds().lostBeforeLease(hold));
         }
         long lease;
         boolean exact;
         if (leaseMillis > 0) {
             lease = leaseMillis(leaseMillis, TimeUnit.MILLISECONDS);
-            exact = engine.leaseFromNow(hold, lease, acquiringSinceNanos);
+            exact = engine.holds().leaseFromNow(hold, lease, acquiringSinceNanos);
         } else if (engine.leaseCannotHaveEndedSince(acquiringSinceNanos)) {
             return CompletableFuture.completedFuture(null);
         } else {
@@ -189,7 +189,7 @@ public class ScriptedLock implements RedisLock, SettableLease, RetrySafeRelease 
                         throw RedisFailures.translate("set the lease of lock '" + name + "'", error);
                     }
                     if (!stillHeld) {
-                        throw engine.lostBeforeLease(hold);
+                        throw engine.holds().lostBeforeLease(hold);
                     }
                     return null;
                 });
@@ -322,7 +322,7 @@ public class ScriptedLock implements RedisLock, SettableLease, RetrySafeRelease 
      *               {@link Acquisition#start})
      */
     private Acquisition startAcquisition(String holderId, boolean thread, long waitMillis, long leaseMillis) {
-        Hold hold = engine.hold(keys, protocol, holderId);
+        Hold hold = engine.holds().hold(keys, protocol, holderId);
         if (hold != null) {
             // Each reports its outcome by events; one that fails again stays unconfirmed.
             hold.unconfirmedHoldIds().forEach(holdId -> startRelease(holderId, holdId, 0));
@@ -343,11 +343,11 @@ public class ScriptedLock implements RedisLock, SettableLease, RetrySafeRelease 
     /** {@link #release(String, String, long)} without waiting for the delivery of its events. */
     private CompletableFuture<Void> startRelease(String holderId, String holdId, long keepMillis) {
         engine.ensureOpen();
-        Hold hold = engine.hold(keys, protocol, holderId);
+        Hold hold = engine.holds().hold(keys, protocol, holderId);
         Hold.Release taken = hold == null ? null : hold.takeForRelease(holdId);
         if (taken == null) {
             // After the holds since, those a new acquisition ended when their lease ran out.
-            CompletableFuture<Void> ended = holdId == null ? engine.unlockEnded(keys, protocol, holderId) : null;
+            CompletableFuture<Void> ended = holdId == null ? engine.holds().unlockEnded(keys, protocol, holderId) : null;
             if (ended != null) {
                 return ended;
             }
@@ -355,13 +355,13 @@ public class ScriptedLock implements RedisLock, SettableLease, RetrySafeRelease 
                     "Lock '" + name + "' is not held by " + describe(holderId)));
         }
         if (hold.lost()) {
-            return CompletableFuture.failedFuture(engine.releasedLost(hold));
+            return CompletableFuture.failedFuture(engine.holds().releasedLost(hold));
         }
         Acquisition next = null;
         if (taken.last()) {
             // A retried release may have freed the lock already: nothing to hand over then.
             next = keepMillis > 0 || taken.retry() ? null : claimSleepingWaiter(hold);
-            engine.releasing(hold, next != null);
+            engine.holds().releasing(hold, next != null);
         }
         CompletableFuture<Released> remaining;
         if (keepMillis > 0) {
@@ -389,13 +389,13 @@ public class ScriptedLock implements RedisLock, SettableLease, RetrySafeRelease 
             // Decided: no run of this release is read again, so Redis may forget its answer.
             engine.releaseAnswers().read(keys, taken.holdId());
             if (!lostBefore(released.reply(), taken)) {
-                engine.released(hold);
+                engine.holds().released(hold);
                 if (released.handedOver()) {
                     receiver.handedOff(hold.handOffs() + 1);
                 }
                 return null;
             }
-            throw engine.releasedLost(hold);
+            throw engine.holds().releasedLost(hold);
         });
     }
 
@@ -486,7 +486,7 @@ public class ScriptedLock implements RedisLock, SettableLease, RetrySafeRelease 
                     }
                     // No hand-off (or none known to have happened): the release is a plain one
                     // from here on, and new local waiters ask Redis instead of waiting for it.
-                    engine.releasing(hold, false);
+                    engine.holds().releasing(hold, false);
                     if (error != null) {
                         next.handOffFailed(error);
                         return CompletableFuture.<Released>failedFuture(error);
