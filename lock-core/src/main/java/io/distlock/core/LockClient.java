@@ -6,20 +6,15 @@ import io.distlock.core.internal.engine.LockEvents;
 import io.distlock.core.internal.engine.LockObservations;
 import io.distlock.core.internal.engine.MicrometerLockObservations;
 import io.distlock.core.internal.engine.RedisConnections;
-import io.distlock.core.internal.engine.RedisFailures;
+import io.distlock.core.internal.engine.RedisTarget;
 import io.distlock.core.internal.engine.ReplicaAcks;
 import io.distlock.core.internal.engine.ScriptedFencedLock;
 import io.distlock.core.internal.engine.ScriptedLock;
 import io.distlock.core.internal.engine.ScriptedReadWriteLock;
 import io.distlock.core.metrics.LockMetrics;
-import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
-import io.lettuce.core.SocketOptions;
 import io.lettuce.core.SslOptions;
-import io.lettuce.core.TimeoutOptions;
-import io.lettuce.core.cluster.ClusterClientOptions;
-import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.resource.ClientResources;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -663,37 +658,14 @@ public final class LockClient implements AutoCloseable {
          * @throws LockException            if Redis cannot be reached or refuses the credentials
          */
         public LockClient build() {
-            int targets = (redisUri != null ? 1 : 0) + (redisClient != null ? 1 : 0) + (clusterClient != null ? 1 : 0)
-                    + (clusterNodes != null ? 1 : 0);
-            if (targets != 1) {
-                throw new IllegalStateException("Set exactly one of redisUri(...), redisClient(...), clusterClient(...) "
-                        + "and clusterNodes(...) on the LockClient builder");
-            }
+            RedisTarget target = new RedisTarget(redisUri, parsedUri, redisClient, clusterClient, clusterNodes,
+                    sslOptions, clientResources);
             if (ackReplicas > 0 && ackTimeout.compareTo(commandTimeout) >= 0) {
                 throw new InvalidLockSettingException(LockSetting.REPLICA_ACKS_TIMEOUT, "'" + millis(ackTimeout)
                         + "' is not shorter than the command timeout (" + millis(commandTimeout) + ")",
                         "Use a shorter one such as 500ms: the client would give up on WAIT before Redis answers.");
             }
-            if (redisClient != null || clusterClient != null) {
-                if (sslOptions != null) {
-                    throw new IllegalStateException("sslOptions(...) applies only to the Redis client the LockClient "
-                            + "builder creates (redisUri or clusterNodes); set SslOptions in the ClientOptions of the "
-                            + "client you pass instead");
-                }
-                if (clientResources != null) {
-                    throw new IllegalStateException("clientResources(...) applies only to the Redis client the "
-                            + "LockClient builder creates (redisUri or clusterNodes); the client you pass already has "
-                            + "the resources it was created with");
-                }
-            }
-            RedisURI standaloneUri = redisUri != null ? parseUri() : null;  // a malformed URI is the caller's error
-            LockClient client;
-            try {
-                client = new LockClient(this, connect(standaloneUri));
-            } catch (RuntimeException e) {
-                throw RedisFailures.translate("connect to Redis at " + describeTarget(), e);
-            }
-            return measured(client);
+            return measured(new LockClient(this, target.connect(commandTimeout)));
         }
 
         /** @return the client, its meters bound to the meter registry if one was given */
@@ -712,75 +684,6 @@ public final class LockClient implements AutoCloseable {
                 }
             }
             return client;
-        }
-
-        // enableAllAdaptiveRefreshTriggers(): Lettuce 7 deprecates it, since it enables every adaptive
-        // trigger by default; Lettuce 6.6, which this library supports too, enables none without it.
-        @SuppressWarnings("deprecation")
-        private RedisConnections connect(RedisURI standaloneUri) {
-            if (redisClient != null) {
-                return RedisConnections.standalone(redisClient, false);
-            }
-            if (clusterClient != null) {
-                return RedisConnections.cluster(clusterClient, false, commandTimeout);
-            }
-            if (clusterNodes != null) {
-                clusterNodes.forEach(node -> node.setTimeout(commandTimeout));
-                RedisClusterClient created = clientResources == null ? RedisClusterClient.create(clusterNodes)
-                        : RedisClusterClient.create(clientResources, clusterNodes);
-                created.setOptions(ClusterClientOptions.builder()
-                        .autoReconnect(true)
-                        .timeoutOptions(TimeoutOptions.enabled(commandTimeout))
-                        .socketOptions(SocketOptions.builder().connectTimeout(commandTimeout).build())
-                        .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
-                                // Redirects and failing reconnects refresh the slot map, at most once a
-                                // second: after a master dies, the first refresh usually comes before the
-                                // election, so the next ones must not be 30 s (Lettuce's default) away.
-                                .enableAllAdaptiveRefreshTriggers()
-                                .adaptiveRefreshTriggersTimeout(Duration.ofSeconds(1))
-                                .enablePeriodicRefresh(Duration.ofSeconds(30))
-                                .build())
-                        .sslOptions(sslOptions != null ? sslOptions : SslOptions.create())
-                        .build());
-                return RedisConnections.cluster(created, true, commandTimeout);
-            }
-            RedisClient created = clientResources == null ? RedisClient.create(standaloneUri)
-                    : RedisClient.create(clientResources, standaloneUri);
-            created.setOptions(ClientOptions.builder()
-                    .autoReconnect(true)
-                    .timeoutOptions(TimeoutOptions.enabled(commandTimeout))
-                    .socketOptions(SocketOptions.builder().connectTimeout(commandTimeout).build())
-                    .sslOptions(sslOptions != null ? sslOptions : SslOptions.create())
-                    .build());
-            return RedisConnections.standalone(created, true);
-        }
-
-        private RedisURI parseUri() {
-            if (parsedUri != null) {
-                parsedUri.setTimeout(commandTimeout);
-                return parsedUri;
-            }
-            RedisURI uri;
-            try {
-                uri = RedisURI.create(redisUri);
-            } catch (RuntimeException e) {
-                // No cause: the parser's message quotes the URI, password included.
-                throw new IllegalArgumentException("redisUri '" + RedisUris.mask(redisUri) + "' is not a valid Redis URI: "
-                        + RedisUris.parseFailure(redisUri, e)
-                        + ". Expected redis://[[user]:password@]host[:port][/database] or rediss://...");
-            }
-            uri.setTimeout(commandTimeout);
-            return uri;
-        }
-
-        private String describeTarget() {
-            if (redisUri != null) {
-                return RedisUris.mask(redisUri);
-            }
-            if (clusterNodes != null) {
-                return "cluster " + clusterNodes.stream().map(node -> node.getHost() + ":" + node.getPort()).toList();
-            }
-            return redisClient != null ? "the given RedisClient's URI" : "the given RedisClusterClient's seeds";
         }
     }
 }

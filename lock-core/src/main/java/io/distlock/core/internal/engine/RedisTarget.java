@@ -1,0 +1,159 @@
+package io.distlock.core.internal.engine;
+
+import io.distlock.core.LockException;
+import io.distlock.core.RedisUris;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.SslOptions;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.resource.ClientResources;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Where a lock client connects, as its builder was told, and the Lettuce client it connects with:
+ * one standalone or Sentinel-managed Redis by URI, a Redis Cluster by its seed nodes, or a Lettuce
+ * client the caller created and owns. The clients it creates reconnect on their own, give every
+ * command the command timeout, and on a cluster refresh the slot map soon after a failover.
+ */
+public final class RedisTarget {
+
+    private final String uri;
+    private final RedisURI parsedUri;
+    private final RedisClient redisClient;
+    private final RedisClusterClient clusterClient;
+    private final List<RedisURI> clusterNodes;
+    private final SslOptions sslOptions;
+    private final ClientResources clientResources;
+
+    /**
+     * @param uri             a Redis URI as text, or {@code null}
+     * @param parsedUri       the Lettuce URI {@code uri} came from, or {@code null} if it was given as text
+     * @param redisClient     a client the caller owns, or {@code null}
+     * @param clusterClient   a cluster client the caller owns, or {@code null}
+     * @param clusterNodes    a cluster's seed nodes, or {@code null}
+     * @param sslOptions      TLS options of a client created here, or {@code null} for the JVM's defaults
+     * @param clientResources Lettuce resources of a client created here, or {@code null} for its own
+     * @throws IllegalStateException unless exactly one of the four targets is given, or if TLS
+     *                               options or resources are given with a client the caller created
+     */
+    public RedisTarget(String uri, RedisURI parsedUri, RedisClient redisClient, RedisClusterClient clusterClient,
+                       List<RedisURI> clusterNodes, SslOptions sslOptions, ClientResources clientResources) {
+        int targets = (uri != null ? 1 : 0) + (redisClient != null ? 1 : 0) + (clusterClient != null ? 1 : 0)
+                + (clusterNodes != null ? 1 : 0);
+        if (targets != 1) {
+            throw new IllegalStateException("Set exactly one of redisUri(...), redisClient(...), clusterClient(...) "
+                    + "and clusterNodes(...) on the LockClient builder");
+        }
+        if (redisClient != null || clusterClient != null) {
+            if (sslOptions != null) {
+                throw new IllegalStateException("sslOptions(...) applies only to the Redis client the LockClient "
+                        + "builder creates (redisUri or clusterNodes); set SslOptions in the ClientOptions of the "
+                        + "client you pass instead");
+            }
+            if (clientResources != null) {
+                throw new IllegalStateException("clientResources(...) applies only to the Redis client the "
+                        + "LockClient builder creates (redisUri or clusterNodes); the client you pass already has "
+                        + "the resources it was created with");
+            }
+        }
+        this.uri = uri;
+        this.parsedUri = parsedUri;
+        this.redisClient = redisClient;
+        this.clusterClient = clusterClient;
+        this.clusterNodes = clusterNodes;
+        this.sslOptions = sslOptions;
+        this.clientResources = clientResources;
+    }
+
+    /**
+     * @param commandTimeout how long a command may wait for its answer; also the connect timeout
+     * @return the command and pub/sub connections
+     * @throws IllegalArgumentException if the URI is malformed
+     * @throws LockException            if Redis cannot be reached or refuses the credentials
+     */
+    public RedisConnections connect(Duration commandTimeout) {
+        RedisURI standaloneUri = uri != null ? parseUri(commandTimeout) : null;  // a malformed URI is the caller's error
+        try {
+            return open(standaloneUri, commandTimeout);
+        } catch (RuntimeException e) {
+            throw RedisFailures.translate("connect to Redis at " + describe(), e);
+        }
+    }
+
+    // enableAllAdaptiveRefreshTriggers(): Lettuce 7 deprecates it, since it enables every adaptive
+    // trigger by default; Lettuce 6.6, which this library supports too, enables none without it.
+    @SuppressWarnings("deprecation")
+    private RedisConnections open(RedisURI standaloneUri, Duration commandTimeout) {
+        if (redisClient != null) {
+            return RedisConnections.standalone(redisClient, false);
+        }
+        if (clusterClient != null) {
+            return RedisConnections.cluster(clusterClient, false, commandTimeout);
+        }
+        if (clusterNodes != null) {
+            clusterNodes.forEach(node -> node.setTimeout(commandTimeout));
+            RedisClusterClient created = clientResources == null ? RedisClusterClient.create(clusterNodes)
+                    : RedisClusterClient.create(clientResources, clusterNodes);
+            created.setOptions(ClusterClientOptions.builder()
+                    .autoReconnect(true)
+                    .timeoutOptions(TimeoutOptions.enabled(commandTimeout))
+                    .socketOptions(SocketOptions.builder().connectTimeout(commandTimeout).build())
+                    .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
+                            // Redirects and failing reconnects refresh the slot map, at most once a
+                            // second: after a master dies, the first refresh usually comes before the
+                            // election, so the next ones must not be 30 s (Lettuce's default) away.
+                            .enableAllAdaptiveRefreshTriggers()
+                            .adaptiveRefreshTriggersTimeout(Duration.ofSeconds(1))
+                            .enablePeriodicRefresh(Duration.ofSeconds(30))
+                            .build())
+                    .sslOptions(sslOptions != null ? sslOptions : SslOptions.create())
+                    .build());
+            return RedisConnections.cluster(created, true, commandTimeout);
+        }
+        RedisClient created = clientResources == null ? RedisClient.create(standaloneUri)
+                : RedisClient.create(clientResources, standaloneUri);
+        created.setOptions(ClientOptions.builder()
+                .autoReconnect(true)
+                .timeoutOptions(TimeoutOptions.enabled(commandTimeout))
+                .socketOptions(SocketOptions.builder().connectTimeout(commandTimeout).build())
+                .sslOptions(sslOptions != null ? sslOptions : SslOptions.create())
+                .build());
+        return RedisConnections.standalone(created, true);
+    }
+
+    private RedisURI parseUri(Duration commandTimeout) {
+        if (parsedUri != null) {
+            parsedUri.setTimeout(commandTimeout);
+            return parsedUri;
+        }
+        RedisURI parsed;
+        try {
+            parsed = RedisURI.create(uri);
+        } catch (RuntimeException e) {
+            // No cause: the parser's message quotes the URI, password included.
+            throw new IllegalArgumentException("redisUri '" + RedisUris.mask(uri) + "' is not a valid Redis URI: "
+                    + RedisUris.parseFailure(uri, e)
+                    + ". Expected redis://[[user]:password@]host[:port][/database] or rediss://...");
+        }
+        parsed.setTimeout(commandTimeout);
+        return parsed;
+    }
+
+    /** @return where it connects, for messages, with no password */
+    private String describe() {
+        if (uri != null) {
+            return RedisUris.mask(uri);
+        }
+        if (clusterNodes != null) {
+            return "cluster " + clusterNodes.stream().map(node -> node.getHost() + ":" + node.getPort()).toList();
+        }
+        return redisClient != null ? "the given RedisClient's URI" : "the given RedisClusterClient's seeds";
+    }
+}
