@@ -1,6 +1,7 @@
 package io.distlock.core;
 
 import io.distlock.core.internal.engine.RedisFailures;
+import io.distlock.core.internal.engine.Lease;
 import io.distlock.core.internal.engine.RetrySafeRelease;
 import io.distlock.core.internal.engine.SettableLease;
 
@@ -76,22 +77,22 @@ final class CompositeLocks {
      * Gives a component, acquired with the watchdog, its explicit lease from now; or without a
      * lease confirms it still held (see {@link SettableLease}).
      *
-     * @param lock        a component
-     * @param leaseMillis the lease the call gives, {@code <= 0} to confirm the hold
-     * @param lease       the call, on the component
+     * @param lock     a component
+     * @param lease    the lease the call gives, the watchdog's to confirm the hold
+     * @param setLease the call, on the component
      * @return what the component answered; for a component that cannot be asked (not a
      *         {@link SettableLease}): done at once when only confirming (it is taken as it is),
      *         failed with {@link UnsupportedOperationException} for a lease
      */
-    static CompletableFuture<Void> leaseFromNow(RedisLock lock, long leaseMillis,
-                                                Function<SettableLease, CompletableFuture<Void>> lease) {
+    static CompletableFuture<Void> leaseFromNow(RedisLock lock, Lease lease,
+                                                Function<SettableLease, CompletableFuture<Void>> setLease) {
         SettableLease settable = settable(lock);
         if (settable == null) {
-            return leaseMillis <= 0 ? CompletableFuture.completedFuture(null)
+            return lease.isWatchdog() ? CompletableFuture.completedFuture(null)
                     : CompletableFuture.failedFuture(notSettable(lock));
         }
         try {
-            return lease.apply(settable);
+            return setLease.apply(settable);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e); // e.g. its client was closed
         }

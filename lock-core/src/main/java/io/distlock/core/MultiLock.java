@@ -1,5 +1,6 @@
 package io.distlock.core;
 
+import io.distlock.core.internal.engine.Lease;
 import io.distlock.core.internal.engine.SettableLease;
 
 import java.time.Duration;
@@ -55,9 +56,6 @@ import static io.distlock.core.CompositeLocks.unwrap;
  */
 public final class MultiLock implements RedisLock {
 
-    /** Lease argument of a component acquired with the watchdog. */
-    private static final long WATCHDOG = -1;
-
     private final List<RedisLock> locks;
 
     /**
@@ -95,25 +93,25 @@ public final class MultiLock implements RedisLock {
 
     @Override
     public void lock() {
-        lockEach(WATCHDOG);
+        lockEach(Lease.watchdog());
     }
 
     /** Waits as long as it takes; the components acquired meanwhile are kept by the watchdog. */
     @Override
     public void lock(long leaseTime, TimeUnit unit) {
-        lockEach(Objects.requireNonNull(unit, "unit must not be null").toMillis(leaseTime));
+        lockEach(Lease.of(leaseTime, unit));
     }
 
     @Override
     public void lockInterruptibly() throws InterruptedException {
-        acquireAll(Long.MAX_VALUE, WATCHDOG);
+        acquireAll(Long.MAX_VALUE, Lease.watchdog());
     }
 
     /** Tries every component once, like {@link java.util.concurrent.locks.Lock#tryLock()}: no interrupt. */
     @Override
     public boolean tryLock() {
         try {
-            return acquireEach(WATCHDOG, (lock, lease) -> lock.tryLock());
+            return acquireEach(Lease.watchdog(), (lock, lease) -> lock.tryLock());
         } catch (InterruptedException e) {
             throw new IllegalStateException("tryLock() of a component was interrupted", e);
         }
@@ -121,13 +119,13 @@ public final class MultiLock implements RedisLock {
 
     @Override
     public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
-        return acquireAll(Objects.requireNonNull(unit, "unit must not be null").toMillis(time), WATCHDOG);
+        return acquireAll(Objects.requireNonNull(unit, "unit must not be null").toMillis(time), Lease.watchdog());
     }
 
     @Override
     public boolean tryLock(long waitTime, long leaseTime, TimeUnit unit) throws InterruptedException {
-        Objects.requireNonNull(unit, "unit must not be null");
-        return acquireAll(unit.toMillis(waitTime), unit.toMillis(leaseTime));
+        Lease lease = Lease.of(leaseTime, unit);
+        return acquireAll(unit.toMillis(waitTime), lease);
     }
 
     /**
@@ -199,9 +197,9 @@ public final class MultiLock implements RedisLock {
     public CompletableFuture<Boolean> tryLockAsync(long waitTime, long leaseTime, TimeUnit unit, String holderId) {
         Objects.requireNonNull(unit, "unit must not be null");
         Objects.requireNonNull(holderId, "holderId must not be null");
-        long leaseMillis = unit.toMillis(leaseTime);
-        requireSettableLeasesFor(leaseMillis);
-        AsyncAcquisition acquisition = new AsyncAcquisition(deadline(unit.toMillis(waitTime)), leaseMillis, holderId);
+        Lease lease = Lease.of(leaseTime, unit);
+        requireSettableLeasesFor(lease);
+        AsyncAcquisition acquisition = new AsyncAcquisition(deadline(unit.toMillis(waitTime)), lease, holderId);
         acquisition.next(0);
         return acquisition.outcome;
     }
@@ -212,25 +210,25 @@ public final class MultiLock implements RedisLock {
      */
     final SettableLease leases = new SettableLease() {
         @Override
-        public CompletableFuture<Void> leaseFromNow(String holderId, long leaseMillis, long acquiringSinceNanos) {
-            return MultiLock.this.leaseFromNow(holderId, leaseMillis, acquiringSinceNanos);
+        public CompletableFuture<Void> leaseFromNow(String holderId, Lease lease, long acquiringSinceNanos) {
+            return MultiLock.this.leaseFromNow(holderId, lease, acquiringSinceNanos);
         }
 
         @Override
-        public CompletableFuture<Void> leaseFromNow(long leaseMillis, long acquiringSinceNanos) {
-            return MultiLock.this.leaseFromNow(leaseMillis, acquiringSinceNanos);
+        public CompletableFuture<Void> leaseFromNow(Lease lease, long acquiringSinceNanos) {
+            return MultiLock.this.leaseFromNow(lease, acquiringSinceNanos);
         }
     };
 
     /** Gives every component, acquired with the watchdog, its explicit lease from now, all at once. */
-    CompletableFuture<Void> leaseFromNow(String holderId, long leaseMillis, long acquiringSinceNanos) {
+    CompletableFuture<Void> leaseFromNow(String holderId, Lease lease, long acquiringSinceNanos) {
         Objects.requireNonNull(holderId, "holderId must not be null");
-        return leaseEach(locks, leaseMillis, lock -> lock.leaseFromNow(holderId, leaseMillis, acquiringSinceNanos));
+        return leaseEach(locks, lease, lock -> lock.leaseFromNow(holderId, lease, acquiringSinceNanos));
     }
 
-    /** {@link #leaseFromNow(String, long, long)} for the calling thread's holds. */
-    CompletableFuture<Void> leaseFromNow(long leaseMillis, long acquiringSinceNanos) {
-        return leaseEach(locks, leaseMillis, lock -> lock.leaseFromNow(leaseMillis, acquiringSinceNanos));
+    /** {@link #leaseFromNow(String, Lease, long)} for the calling thread's holds. */
+    CompletableFuture<Void> leaseFromNow(Lease lease, long acquiringSinceNanos) {
+        return leaseEach(locks, lease, lock -> lock.leaseFromNow(lease, acquiringSinceNanos));
     }
 
     /**
@@ -256,15 +254,15 @@ public final class MultiLock implements RedisLock {
         return getName();
     }
 
-    /** One component's acquisition with a lease ({@code <= 0}: watchdog): {@code false} if it was not acquired. */
+    /** One component's acquisition with a lease: {@code false} if it was not acquired. */
     private interface Attempt {
-        boolean on(RedisLock lock, long leaseMillis) throws InterruptedException;
+        boolean on(RedisLock lock, Lease lease) throws InterruptedException;
     }
 
-    private void lockEach(long leaseMillis) {
+    private void lockEach(Lease lease) {
         try {
-            acquireEach(leaseMillis, (component, lease) -> {
-                component.lock(lease, TimeUnit.MILLISECONDS);
+            acquireEach(lease, (component, componentLease) -> {
+                component.lock(componentLease.asLeaseTime(), TimeUnit.MILLISECONDS);
                 return true;
             });
         } catch (InterruptedException e) {
@@ -273,29 +271,29 @@ public final class MultiLock implements RedisLock {
     }
 
     /** @param waitMillis {@code Long.MAX_VALUE}: no limit */
-    private boolean acquireAll(long waitMillis, long leaseMillis) throws InterruptedException {
+    private boolean acquireAll(long waitMillis, Lease lease) throws InterruptedException {
         long deadline = deadline(waitMillis);
-        return acquireEach(leaseMillis,
-                (lock, lease) -> lock.tryLock(remainingMillis(deadline), lease, TimeUnit.MILLISECONDS));
+        return acquireEach(lease, (lock, componentLease) ->
+                lock.tryLock(remainingMillis(deadline), componentLease.asLeaseTime(), TimeUnit.MILLISECONDS));
     }
 
     /**
      * Acquires the components in order, with an explicit lease as the class comment says; if one
      * is not acquired or fails, gives back the others.
      */
-    private boolean acquireEach(long leaseMillis, Attempt attempt) throws InterruptedException {
-        requireSettableLeasesFor(leaseMillis);
+    private boolean acquireEach(Lease lease, Attempt attempt) throws InterruptedException {
+        requireSettableLeasesFor(lease);
         long sinceNanos = System.nanoTime();
         int held = 0;
         try {
             for (RedisLock lock : locks) {
-                if (!attempt.on(lock, leaseOnAcquiring(held, leaseMillis))) {
+                if (!attempt.on(lock, leaseOnAcquiring(held, lease))) {
                     break;
                 }
                 held++;
             }
             if (held == locks.size()) {
-                awaitUninterruptibly(settleFirstOnes(leaseMillis, lock -> lock.leaseFromNow(leaseMillis, sinceNanos)));
+                awaitUninterruptibly(settleFirstOnes(lease, lock -> lock.leaseFromNow(lease, sinceNanos)));
             }
         } catch (InterruptedException | RuntimeException e) {
             releaseFirst(held, e);
@@ -309,31 +307,31 @@ public final class MultiLock implements RedisLock {
     }
 
     /**
-     * @param leaseMillis the lease asked for ({@code <= 0}: watchdog)
+     * @param lease the lease asked for
      * @throws UnsupportedOperationException if there is a lease and one of the components but the
      *                                       last, acquired with the watchdog, cannot take it once
      *                                       all are held
      */
-    private void requireSettableLeasesFor(long leaseMillis) {
-        if (leaseMillis > 0) {
+    private void requireSettableLeasesFor(Lease lease) {
+        if (!lease.isWatchdog()) {
             requireSettableLeases(locks.subList(0, locks.size() - 1));
         }
     }
 
     /** @return the lease component {@code index} is acquired with: the one asked for is the last one's */
-    private long leaseOnAcquiring(int index, long leaseMillis) {
-        return index == locks.size() - 1 ? leaseMillis : WATCHDOG;
+    private Lease leaseOnAcquiring(int index, Lease lease) {
+        return index == locks.size() - 1 ? lease : Lease.watchdog();
     }
 
     /**
      * Gives the components, acquired with the watchdog, their lease from now, or confirms them
      * still held ({@link CompositeLocks#leaseFromNow}), all at once.
      */
-    private static CompletableFuture<Void> leaseEach(List<RedisLock> components, long leaseMillis,
-                                                     Function<SettableLease, CompletableFuture<Void>> lease) {
+    private static CompletableFuture<Void> leaseEach(List<RedisLock> components, Lease lease,
+                                                     Function<SettableLease, CompletableFuture<Void>> setLease) {
         List<CompletableFuture<Void>> leases = new ArrayList<>(components.size());
         for (RedisLock lock : components) {
-            leases.add(CompositeLocks.leaseFromNow(lock, leaseMillis, lease));
+            leases.add(CompositeLocks.leaseFromNow(lock, lease, setLease));
         }
         return allOrFirstFailure(leases);
     }
@@ -342,13 +340,13 @@ public final class MultiLock implements RedisLock {
      * All components are held: all but the last, acquired with the watchdog, get their lease from
      * now, or without a lease are confirmed still held (those that can be asked), all at once.
      *
-     * @param leaseMillis the lease asked for ({@code <= 0}: watchdog)
-     * @param lease       {@link SettableLease#leaseFromNow} with that lease, on a component
+     * @param lease    the lease asked for
+     * @param setLease {@link SettableLease#leaseFromNow} with that lease, on a component
      * @return completes when all answered; fails with the first failure
      */
-    private CompletableFuture<Void> settleFirstOnes(long leaseMillis,
-                                                    Function<SettableLease, CompletableFuture<Void>> lease) {
-        return leaseEach(locks.subList(0, locks.size() - 1), leaseMillis, lease);
+    private CompletableFuture<Void> settleFirstOnes(Lease lease,
+                                                    Function<SettableLease, CompletableFuture<Void>> setLease) {
+        return leaseEach(locks.subList(0, locks.size() - 1), lease, setLease);
     }
 
     /**
@@ -401,14 +399,14 @@ public final class MultiLock implements RedisLock {
 
         final CompletableFuture<Boolean> outcome = new CompletableFuture<>();
         private final long deadline;
-        private final long leaseMillis;
+        private final Lease lease;
         private final String holderId;
         private final long sinceNanos = System.nanoTime();
         private volatile CompletableFuture<Boolean> step;
 
-        AsyncAcquisition(long deadline, long leaseMillis, String holderId) {
+        AsyncAcquisition(long deadline, Lease lease, String holderId) {
             this.deadline = deadline;
-            this.leaseMillis = leaseMillis;
+            this.lease = lease;
             this.holderId = holderId;
             outcome.whenComplete((ok, error) -> {
                 CompletableFuture<Boolean> current = step;
@@ -430,8 +428,8 @@ public final class MultiLock implements RedisLock {
             }
             CompletableFuture<Boolean> attempt;
             try {
-                attempt = locks.get(index).tryLockAsync(remainingMillis(deadline), leaseOnAcquiring(index, leaseMillis),
-                        TimeUnit.MILLISECONDS, holderId);
+                attempt = locks.get(index).tryLockAsync(remainingMillis(deadline),
+                        leaseOnAcquiring(index, lease).asLeaseTime(), TimeUnit.MILLISECONDS, holderId);
             } catch (RuntimeException e) {
                 fail(index, e); // e.g. the component's client was closed: nothing was sent for it
                 return;
@@ -455,7 +453,7 @@ public final class MultiLock implements RedisLock {
         private void allHeld() {
             int held = locks.size();
             CompletableFuture<Void> settled =
-                    settleFirstOnes(leaseMillis, lock -> lock.leaseFromNow(holderId, leaseMillis, sinceNanos));
+                    settleFirstOnes(lease, lock -> lock.leaseFromNow(holderId, lease, sinceNanos));
             settled.whenComplete((ok, error) -> {
                 if (error != null) {
                     fail(held, error);

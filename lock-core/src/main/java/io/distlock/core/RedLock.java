@@ -1,5 +1,6 @@
 package io.distlock.core;
 
+import io.distlock.core.internal.engine.Lease;
 import io.distlock.core.internal.engine.SettableLease;
 
 import java.time.Duration;
@@ -105,32 +106,33 @@ public final class RedLock implements RedisLock {
 
     @Override
     public void lock() {
-        lock(-1, TimeUnit.MILLISECONDS);
+        awaitUninterruptibly(acquire(Long.MAX_VALUE, Lease.watchdog(), threadHolder()));
     }
 
     @Override
     public void lock(long leaseTime, TimeUnit unit) {
-        awaitUninterruptibly(acquire(Long.MAX_VALUE, unit.toMillis(leaseTime), threadHolder()));
+        awaitUninterruptibly(acquire(Long.MAX_VALUE, Lease.of(leaseTime, unit), threadHolder()));
     }
 
     @Override
     public void lockInterruptibly() throws InterruptedException {
-        await(acquire(Long.MAX_VALUE, -1, threadHolder()));
+        await(acquire(Long.MAX_VALUE, Lease.watchdog(), threadHolder()));
     }
 
     @Override
     public boolean tryLock() {
-        return awaitUninterruptibly(acquire(0, -1, threadHolder()));
+        return awaitUninterruptibly(acquire(0, Lease.watchdog(), threadHolder()));
     }
 
     @Override
     public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
-        return await(acquire(unit.toMillis(time), -1, threadHolder()));
+        return await(acquire(unit.toMillis(time), Lease.watchdog(), threadHolder()));
     }
 
     @Override
     public boolean tryLock(long waitTime, long leaseTime, TimeUnit unit) throws InterruptedException {
-        return await(acquire(unit.toMillis(waitTime), unit.toMillis(leaseTime), threadHolder()));
+        Lease lease = Lease.of(leaseTime, unit);
+        return await(acquire(unit.toMillis(waitTime), lease, threadHolder()));
     }
 
     /**
@@ -203,9 +205,9 @@ public final class RedLock implements RedisLock {
      */
     @Override
     public CompletableFuture<Boolean> tryLockAsync(long waitTime, long leaseTime, TimeUnit unit, String holderId) {
-        Objects.requireNonNull(unit, "unit must not be null");
+        Lease lease = Lease.of(leaseTime, unit);
         Objects.requireNonNull(holderId, "holderId must not be null");
-        return acquire(unit.toMillis(waitTime), unit.toMillis(leaseTime), holderId);
+        return acquire(unit.toMillis(waitTime), lease, holderId);
     }
 
     /**
@@ -246,9 +248,9 @@ public final class RedLock implements RedisLock {
      * Gives the holder's latest hold, acquired with the watchdog, an explicit lease from now on
      * every master that granted it; it counts once a majority set it with lease left, as an
      * acquisition with that lease would (validity: lease − time spent − clock drift allowance).
-     * Without a lease ({@code <= 0}), a majority of masters must confirm the hold still there.
+     * With the watchdog's lease, a majority of masters must confirm the hold still there.
      */
-    CompletableFuture<Void> leaseFromNow(String holderId, long leaseMillis, long acquiringSinceNanos) {
+    CompletableFuture<Void> leaseFromNow(String holderId, Lease lease, long acquiringSinceNanos) {
         Objects.requireNonNull(holderId, "holderId must not be null");
         boolean[][] latest = new boolean[1][];
         granted.computeIfPresent(holderId, (holder, holds) -> {
@@ -259,10 +261,10 @@ public final class RedLock implements RedisLock {
             return CompletableFuture.failedFuture(notHeldBy(holderId));
         }
         long start = System.nanoTime();
-        return askMasters(latest[0], lock -> CompositeLocks.leaseFromNow(lock, leaseMillis,
-                master -> master.leaseFromNow(holderId, leaseMillis, acquiringSinceNanos))).thenCompose(replies -> {
+        return askMasters(latest[0], lock -> CompositeLocks.leaseFromNow(lock, lease,
+                master -> master.leaseFromNow(holderId, lease, acquiringSinceNanos))).thenCompose(replies -> {
             long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-            if (replies.confirmed() >= quorum && (leaseMillis <= 0 || valid(leaseMillis, elapsedMillis))) {
+            if (replies.confirmed() >= quorum && valid(lease, elapsedMillis)) {
                 return CompletableFuture.completedFuture(null);
             }
             return CompletableFuture.failedFuture(replies.failure(replies.mostLost()
@@ -274,9 +276,9 @@ public final class RedLock implements RedisLock {
         });
     }
 
-    /** {@link #leaseFromNow(String, long, long)} for the calling thread's holds. */
-    CompletableFuture<Void> leaseFromNow(long leaseMillis, long acquiringSinceNanos) {
-        return leaseFromNow(threadHolder(), leaseMillis, acquiringSinceNanos);
+    /** {@link #leaseFromNow(String, Lease, long)} for the calling thread's holds. */
+    CompletableFuture<Void> leaseFromNow(Lease lease, long acquiringSinceNanos) {
+        return leaseFromNow(threadHolder(), lease, acquiringSinceNanos);
     }
 
     /**
@@ -285,13 +287,13 @@ public final class RedLock implements RedisLock {
      */
     final SettableLease leases = new SettableLease() {
         @Override
-        public CompletableFuture<Void> leaseFromNow(String holderId, long leaseMillis, long acquiringSinceNanos) {
-            return RedLock.this.leaseFromNow(holderId, leaseMillis, acquiringSinceNanos);
+        public CompletableFuture<Void> leaseFromNow(String holderId, Lease lease, long acquiringSinceNanos) {
+            return RedLock.this.leaseFromNow(holderId, lease, acquiringSinceNanos);
         }
 
         @Override
-        public CompletableFuture<Void> leaseFromNow(long leaseMillis, long acquiringSinceNanos) {
-            return RedLock.this.leaseFromNow(leaseMillis, acquiringSinceNanos);
+        public CompletableFuture<Void> leaseFromNow(Lease lease, long acquiringSinceNanos) {
+            return RedLock.this.leaseFromNow(lease, acquiringSinceNanos);
         }
     };
 
@@ -300,8 +302,8 @@ public final class RedLock implements RedisLock {
         return getName();
     }
 
-    private CompletableFuture<Boolean> acquire(long waitMillis, long leaseMillis, String holderId) {
-        Round round = new Round(deadline(waitMillis), leaseMillis, holderId);
+    private CompletableFuture<Boolean> acquire(long waitMillis, Lease lease, String holderId) {
+        Round round = new Round(deadline(waitMillis), lease, holderId);
         round.run();
         return round.outcome;
     }
@@ -311,12 +313,12 @@ public final class RedLock implements RedisLock {
 
         final CompletableFuture<Boolean> outcome = new CompletableFuture<>();
         private final long deadline;
-        private final long leaseMillis;
+        private final Lease lease;
         private final String holderId;
 
-        Round(long deadline, long leaseMillis, String holderId) {
+        Round(long deadline, Lease lease, String holderId) {
             this.deadline = deadline;
-            this.leaseMillis = leaseMillis;
+            this.lease = lease;
             this.holderId = holderId;
         }
 
@@ -325,12 +327,12 @@ public final class RedLock implements RedisLock {
                 return;  // ended by the caller: no further round
             }
             long start = System.nanoTime();
-            long timeout = attemptTimeoutMillis(leaseMillis);
+            long timeout = attemptTimeoutMillis(lease);
             List<CompletableFuture<Boolean>> attempts = new ArrayList<>(locks.size());
             for (RedisLock lock : locks) {
                 CompletableFuture<Boolean> attempt;
                 try {
-                    attempt = lock.tryLockAsync(0, leaseMillis, TimeUnit.MILLISECONDS, holderId);
+                    attempt = lock.tryLockAsync(0, lease.asLeaseTime(), TimeUnit.MILLISECONDS, holderId);
                 } catch (RuntimeException e) {
                     attempt = CompletableFuture.failedFuture(e);
                 }
@@ -352,7 +354,7 @@ public final class RedLock implements RedisLock {
                 grants += held[i] ? 1 : 0;
             }
             long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-            boolean valid = leaseMillis <= 0 || valid(leaseMillis, elapsedMillis);
+            boolean valid = valid(lease, elapsedMillis);
             if (grants >= quorum && valid && !outcome.isDone()) {
                 record(held);
                 if (outcome.complete(true)) {
@@ -443,8 +445,15 @@ public final class RedLock implements RedisLock {
                 new Replies(confirmed.get(), lost.get() > locks.size() - quorum, List.copyOf(failures)));
     }
 
-    /** @return whether a hold with this lease, taken in this time, has lease left after the clock drift allowance */
-    private static boolean valid(long leaseMillis, long elapsedMillis) {
+    /**
+     * @return whether a hold with this lease, taken in this time, has lease left after the clock
+     *         drift allowance; always for the watchdog's, which is renewed
+     */
+    private static boolean valid(Lease lease, long elapsedMillis) {
+        if (lease.isWatchdog()) {
+            return true;
+        }
+        long leaseMillis = lease.millis();
         return leaseMillis - elapsedMillis - (leaseMillis / 100 + 2) > 0;
     }
 
@@ -453,12 +462,12 @@ public final class RedLock implements RedisLock {
                 + (holderId.equals(threadHolder()) ? "the current thread" : "holder '" + holderId + "'"));
     }
 
-    private long attemptTimeoutMillis(long leaseMillis) {
+    private long attemptTimeoutMillis(Lease lease) {
         if (attemptTimeout != null) {
             return attemptTimeout.toMillis();
         }
         long cap = DEFAULT_ATTEMPT_TIMEOUT.toMillis();
-        return leaseMillis > 0 ? Math.max(1, Math.min(cap, leaseMillis / 10)) : cap;
+        return lease.isWatchdog() ? cap : Math.max(1, Math.min(cap, lease.millis() / 10));
     }
 
     private boolean await(CompletableFuture<Boolean> acquiring) throws InterruptedException {

@@ -51,6 +51,17 @@ class LeaseTest {
     }
 
     @Test
+    void aLeaseShorterThanAMillisecondIsALeaseNotTheWatchdog() throws Exception {
+        LockClient client = clients.open(redis.server());
+        RedisLock lock = client.getLock("sub-millisecond");
+        assertThat(lock.tryLock(0, 500, TimeUnit.MICROSECONDS)).isTrue();
+        assertThat(client.watchdogHoldCount()).as("not renewed: a positive lease, however short").isZero();
+        awaitTrue("the lease of about a millisecond ended", Duration.ofSeconds(5),
+                () -> lock.remainingTimeToLive() == -2L);
+        assertThatThrownBy(lock::unlock).isInstanceOf(LockLostException.class);
+    }
+
+    @Test
     void anExplicitLeaseThatRanOutIsReportedReleasedOnceForgotten() throws Exception {
         RecordingListener events = new RecordingListener();
         Duration forgetPace = Duration.ofMillis(600);  // no watchdog lease here: it only paces forgetting ended holds

@@ -1,5 +1,6 @@
 package io.distlock.core;
 
+import io.distlock.core.internal.engine.Lease;
 import io.distlock.core.internal.engine.SettableLease;
 import io.distlock.test.RedisExtension;
 import io.distlock.test.RedisServer;
@@ -291,10 +292,10 @@ class MultiLockTest {
         redis.server(0).command("DEL", "distlock:{confirm}");
         ScriptStats.reset(redis.server(0));
 
-        settable.leaseFromNow("holder", -1, startedNanos).get(10, SECONDS);
+        settable.leaseFromNow("holder", Lease.watchdog(), startedNanos).get(10, SECONDS);
         assertThat(ScriptStats.scriptCalls(redis.server(0))).as("scripts run to confirm a hold just taken").isZero();
 
-        assertThatThrownBy(() -> settable.leaseFromNow("holder", -1, startedNanos - SECONDS.toNanos(30)).get(10, SECONDS))
+        assertThatThrownBy(() -> settable.leaseFromNow("holder", Lease.watchdog(), startedNanos - SECONDS.toNanos(30)).get(10, SECONDS))
                 .as("a hold taken a whole lease ago is asked for").hasCauseInstanceOf(LockLostException.class);
     }
 
@@ -414,7 +415,7 @@ class MultiLockTest {
 
         outer.lock();
         assertThat(outer.isHeldByCurrentThread()).isTrue();
-        assertThat(outer.leaseFromNow(-1, System.nanoTime() - SECONDS.toNanos(60)).get(10, SECONDS))
+        assertThat(outer.leaseFromNow(Lease.watchdog(), System.nanoTime() - SECONDS.toNanos(60)).get(10, SECONDS))
                 .as("confirmed, asking only the locks that can be asked").isNull();
         outer.unlock();
         assertThat(outer.locks()).noneMatch(RedisLock::isLocked);

@@ -76,15 +76,15 @@ final class Acquisition {
     private volatile Runnable endSleep;
 
     private Acquisition(LockEngine engine, LockId id, LockKeys keys, LockProtocol protocol, String holderId,
-                        boolean thread, long waitMillis, long leaseMillis) {
+                        boolean thread, long waitMillis, Lease lease) {
         this.engine = engine;
         this.id = id;
         this.keys = keys;
         this.protocol = protocol;
         this.holderId = holderId;
         this.thread = thread;
-        this.renewedByWatchdog = leaseMillis <= 0;
-        this.leaseMillis = renewedByWatchdog ? engine.watchdogLeaseMillis() : leaseMillis;
+        this.renewedByWatchdog = lease.isWatchdog();
+        this.leaseMillis = renewedByWatchdog ? engine.watchdogLeaseMillis() : lease.millis();
         long waitNanos = TimeUnit.MILLISECONDS.toNanos(waitMillis);
         this.deadlineNanos = waitMillis < 0 || waitNanos >= Long.MAX_VALUE - startNanos ? Long.MAX_VALUE
                 : startNanos + waitNanos;
@@ -127,15 +127,14 @@ final class Acquisition {
      * @param holderId    who acquires
      * @param thread      whether the holder is the calling thread (see {@link #thread})
      * @param waitMillis  how long to wait; {@code 0} tries once, {@code < 0} waits without limit
-     * @param leaseMillis lease; {@code <= 0} means watchdog
+     * @param lease       the lease asked for
      * @return the running acquisition
      * @throws IllegalStateException if the client was closed
      */
     static Acquisition start(LockEngine engine, LockId id, LockKeys keys, LockProtocol protocol, String holderId,
-                             boolean thread, long waitMillis, long leaseMillis) {
+                             boolean thread, long waitMillis, Lease lease) {
         engine.ensureOpen();
-        Acquisition acquisition = new Acquisition(engine, id, keys, protocol, holderId, thread, waitMillis,
-                leaseMillis);
+        Acquisition acquisition = new Acquisition(engine, id, keys, protocol, holderId, thread, waitMillis, lease);
         try {
             acquisition.begin(waitMillis != 0);
         } catch (RuntimeException | Error e) {

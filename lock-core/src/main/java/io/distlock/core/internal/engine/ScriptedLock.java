@@ -32,9 +32,6 @@ public class ScriptedLock implements RedisLock, SettableLease, RetrySafeRelease 
      */
     static final long YIELD_MILLIS = 50;
 
-    /** Longest explicit lease: Redis rejects expiry times that overflow its clock arithmetic. */
-    static final long MAX_LEASE_MILLIS = TimeUnit.DAYS.toMillis(365);
-
     private final LockEngine engine;
     private final LockId id;
     private final String name;
@@ -76,23 +73,23 @@ public class ScriptedLock implements RedisLock, SettableLease, RetrySafeRelease 
 
     @Override
     public void lock() {
-        acquireUninterruptibly(-1);
+        acquireUninterruptibly(Lease.watchdog());
     }
 
     @Override
     public void lock(long leaseTime, TimeUnit unit) {
-        acquireUninterruptibly(leaseMillis(leaseTime, unit));
+        acquireUninterruptibly(Lease.of(leaseTime, unit));
     }
 
     @Override
     public void lockInterruptibly() throws InterruptedException {
-        acquire(Blocking.NO_LIMIT, -1, true);
+        acquire(Blocking.NO_LIMIT, Lease.watchdog(), true);
     }
 
     @Override
     public boolean tryLock() {
         try {
-            return acquire(0, -1, false) != null;
+            return acquire(0, Lease.watchdog(), false) != null;
         } catch (InterruptedException e) {
             throw new IllegalStateException("an uninterruptible wait was interrupted", e);
         }
@@ -100,12 +97,12 @@ public class ScriptedLock implements RedisLock, SettableLease, RetrySafeRelease 
 
     @Override
     public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
-        return acquire(Math.max(0, toMillis(time, unit)), -1, true) != null;
+        return acquire(Math.max(0, toMillis(time, unit)), Lease.watchdog(), true) != null;
     }
 
     @Override
     public boolean tryLock(long waitTime, long leaseTime, TimeUnit unit) throws InterruptedException {
-        return acquire(Math.max(0, toMillis(waitTime, unit)), leaseMillis(leaseTime, unit), true) != null;
+        return acquire(Math.max(0, toMillis(waitTime, unit)), Lease.of(leaseTime, unit), true) != null;
     }
 
     @Override
@@ -120,7 +117,7 @@ public class ScriptedLock implements RedisLock, SettableLease, RetrySafeRelease 
     public CompletableFuture<Boolean> tryLockAsync(long waitTime, long leaseTime, TimeUnit unit, String holderId) {
         checkHolder(holderId);
         Acquisition acquisition = startAcquisition(holderId, false, Math.max(0, toMillis(waitTime, unit)),
-                leaseMillis(leaseTime, unit));
+                Lease.of(leaseTime, unit));
         CompletableFuture<Boolean> acquired = engine.forCaller(acquisition.outcome().thenApply(Objects::nonNull));
         acquired.whenComplete((ok, error) -> {
             if (!Boolean.TRUE.equals(ok)) {
@@ -154,14 +151,14 @@ public class ScriptedLock implements RedisLock, SettableLease, RetrySafeRelease 
     }
 
     @Override
-    public CompletableFuture<Void> leaseFromNow(String holderId, long leaseMillis, long acquiringSinceNanos) {
+    public CompletableFuture<Void> leaseFromNow(String holderId, Lease lease, long acquiringSinceNanos) {
         checkHolder(holderId);
-        return engine.forCaller(engine.events().afterDelivery(startLeaseFromNow(holderId, leaseMillis,
+        return engine.forCaller(engine.events().afterDelivery(startLeaseFromNow(holderId, lease,
                 acquiringSinceNanos)));
     }
 
-    /** {@link #leaseFromNow(String, long, long)} without waiting for the delivery of its events. */
-    private CompletableFuture<Void> startLeaseFromNow(String holderId, long leaseMillis, long acquiringSinceNanos) {
+    /** {@link #leaseFromNow(String, Lease, long)} without waiting for the delivery of its events. */
+    private CompletableFuture<Void> startLeaseFromNow(String holderId, Lease lease, long acquiringSinceNanos) {
         engine.ensureOpen();
         Hold hold = engine.holds().hold(keys, protocol, holderId);
         String holdId = hold == null ? null : hold.latestHoldId();
@@ -172,18 +169,18 @@ public class ScriptedLock implements RedisLock, SettableLease, RetrySafeRelease 
         if (hold.lost()) {
             return CompletableFuture.failedFuture(engine.holds().lostBeforeLease(hold));
         }
-        long lease;
+        long leaseMillis;
         boolean exact;
-        if (leaseMillis > 0) {
-            lease = leaseMillis(leaseMillis, TimeUnit.MILLISECONDS);
-            exact = engine.holds().leaseFromNow(hold, lease, acquiringSinceNanos);
+        if (!lease.isWatchdog()) {
+            leaseMillis = lease.millis();
+            exact = engine.holds().leaseFromNow(hold, leaseMillis, acquiringSinceNanos);
         } else if (engine.leaseCannotHaveEndedSince(acquiringSinceNanos)) {
             return CompletableFuture.completedFuture(null);
         } else {
-            lease = engine.watchdogLeaseMillis();  // stays a watchdog hold: renewed from now, if still there
+            leaseMillis = engine.watchdogLeaseMillis();  // stays a watchdog hold: renewed from now, if still there
             exact = false;
         }
-        return inTime(protocol.setLease(keys, new HoldRef(holderId, holdId), lease, exact))
+        return inTime(protocol.setLease(keys, new HoldRef(holderId, holdId), leaseMillis, exact))
                 .handle((stillHeld, error) -> {
                     if (error != null) {
                         throw RedisFailures.translate("set the lease of lock '" + name + "'", error);
@@ -196,8 +193,8 @@ public class ScriptedLock implements RedisLock, SettableLease, RetrySafeRelease 
     }
 
     @Override
-    public CompletableFuture<Void> leaseFromNow(long leaseMillis, long acquiringSinceNanos) {
-        return leaseFromNow(currentHolder(), leaseMillis, acquiringSinceNanos);
+    public CompletableFuture<Void> leaseFromNow(Lease lease, long acquiringSinceNanos) {
+        return leaseFromNow(currentHolder(), lease, acquiringSinceNanos);
     }
 
     @Override
@@ -243,11 +240,11 @@ public class ScriptedLock implements RedisLock, SettableLease, RetrySafeRelease 
      * @return the hold, or {@code null} if the wait time elapsed
      * @throws InterruptedException if interruptible and interrupted; nothing is held then
      */
-    protected Hold acquire(long waitMillis, long leaseMillis, boolean interruptible) throws InterruptedException {
+    protected Hold acquire(long waitMillis, Lease lease, boolean interruptible) throws InterruptedException {
         if (interruptible && Thread.interrupted()) {
             throw new InterruptedException("interrupted before acquiring lock '" + name + "'");
         }
-        Acquisition acquisition = startAcquisition(currentHolder(), true, waitMillis, leaseMillis);
+        Acquisition acquisition = startAcquisition(currentHolder(), true, waitMillis, lease);
         long limit = waitMillis == Blocking.NO_LIMIT || waitMillis > Long.MAX_VALUE / 2 ? Blocking.NO_LIMIT
                 : waitMillis + 2 * commandLimit();
         String action = "acquire lock '" + name + "'";
@@ -265,9 +262,9 @@ public class ScriptedLock implements RedisLock, SettableLease, RetrySafeRelease 
         }
     }
 
-    private void acquireUninterruptibly(long leaseMillis) {
+    private void acquireUninterruptibly(Lease lease) {
         try {
-            acquire(Blocking.NO_LIMIT, leaseMillis, false);
+            acquire(Blocking.NO_LIMIT, lease, false);
         } catch (InterruptedException e) {
             throw new IllegalStateException("an uninterruptible wait was interrupted", e);
         }
@@ -321,14 +318,14 @@ public class ScriptedLock implements RedisLock, SettableLease, RetrySafeRelease 
      * @param thread whether the holder is the calling thread, whose acquisitions never overlap (see
      *               {@link Acquisition#start})
      */
-    private Acquisition startAcquisition(String holderId, boolean thread, long waitMillis, long leaseMillis) {
+    private Acquisition startAcquisition(String holderId, boolean thread, long waitMillis, Lease lease) {
         Hold hold = engine.holds().hold(keys, protocol, holderId);
         if (hold != null) {
             // Each reports its outcome by events; one that fails again stays unconfirmed.
             hold.unconfirmedHoldIds().forEach(holdId -> startRelease(holderId, holdId, 0));
         }
         engine.undos().sendFirst(keys, holderId);
-        return Acquisition.start(engine, id, keys, protocol, holderId, thread, waitMillis, leaseMillis);
+        return Acquisition.start(engine, id, keys, protocol, holderId, thread, waitMillis, lease);
     }
 
     /**
@@ -541,15 +538,6 @@ public class ScriptedLock implements RedisLock, SettableLease, RetrySafeRelease 
     private static long toMillis(long time, TimeUnit unit) {
         Objects.requireNonNull(unit, "unit must not be null");
         return unit.toMillis(time);
-    }
-
-    private static long leaseMillis(long leaseTime, TimeUnit unit) {
-        long millis = toMillis(leaseTime, unit);
-        if (millis > MAX_LEASE_MILLIS) {
-            throw new IllegalArgumentException("leaseTime must be at most 365 days, but was " + leaseTime + " " + unit
-                    + "; use no lease time (watchdog) for holds of unknown length");
-        }
-        return millis;
     }
 
     private static void checkHolder(String holderId) {

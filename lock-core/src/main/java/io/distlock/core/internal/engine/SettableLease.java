@@ -15,11 +15,11 @@ public interface SettableLease {
 
     /**
      * Gives the holder's latest hold, acquired with the watchdog, an explicit lease from now: no
-     * longer renewed, it ends after {@code leaseMillis} unless released before. Holds the holder
+     * longer renewed, it ends after {@code lease} unless released before. Holds the holder
      * had before {@code acquiringSinceNanos} keep their lease, which is never shortened.
      *
      * @param holderId            the holder
-     * @param leaseMillis         the lease, &gt; 0; or {@code <= 0}: the hold stays a watchdog hold
+     * @param lease               the lease; or {@link Lease#watchdog()}: the hold stays a watchdog hold
      *                            and is only confirmed still there (and renewed from now), without
      *                            asking Redis if so little time passed since {@code acquiringSinceNanos}
      *                            that its lease cannot have run out
@@ -29,14 +29,14 @@ public interface SettableLease {
      *         {@link IllegalMonitorStateException} if the holder holds nothing,
      *         {@link io.distlock.core.LockException} if Redis did not confirm
      */
-    CompletableFuture<Void> leaseFromNow(String holderId, long leaseMillis, long acquiringSinceNanos);
+    CompletableFuture<Void> leaseFromNow(String holderId, Lease lease, long acquiringSinceNanos);
 
     /**
-     * {@link #leaseFromNow(String, long, long)} for the calling thread's hold; call it on that thread.
+     * {@link #leaseFromNow(String, Lease, long)} for the calling thread's hold; call it on that thread.
      *
-     * @param leaseMillis         as {@link #leaseFromNow(String, long, long)}
+     * @param lease               as {@link #leaseFromNow(String, Lease, long)}
      * @param acquiringSinceNanos {@link System#nanoTime()} when the composite started acquiring
-     * @return as {@link #leaseFromNow(String, long, long)}
+     * @return as {@link #leaseFromNow(String, Lease, long)}
      */
-    CompletableFuture<Void> leaseFromNow(long leaseMillis, long acquiringSinceNanos);
+    CompletableFuture<Void> leaseFromNow(Lease lease, long acquiringSinceNanos);
 }
