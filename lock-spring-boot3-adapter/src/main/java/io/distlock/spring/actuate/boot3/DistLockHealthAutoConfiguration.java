@@ -20,7 +20,7 @@ import org.springframework.context.annotation.Bean;
 @ConditionalOnClass(name = "org.springframework.boot.actuate.health.HealthIndicator")
 @ConditionalOnBean(LockClient.class)
 @ConditionalOnEnabledHealthIndicator("distlock")
-public class DistLockHealthAutoConfiguration {
+public final class DistLockHealthAutoConfiguration {
 
     /**
      * @param client the lock client
@@ -28,7 +28,7 @@ public class DistLockHealthAutoConfiguration {
      */
     @Bean
     @ConditionalOnMissingBean(name = "distlockHealthIndicator")
-    public DistLockHealthIndicator distlockHealthIndicator(LockClient client) {
+    DistLockHealthIndicator distlockHealthIndicator(LockClient client) {
         return new DistLockHealthIndicator(client);
     }
 }
