@@ -1,6 +1,5 @@
 package io.distlock.spring;
 
-import io.distlock.spring.internal.boot3.BootRedisConnectionAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.metrics.MetricsAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.metrics.export.simple.SimpleMetricsExportAutoConfiguration;
@@ -24,19 +23,6 @@ public final class BootGeneration {
     /** @return Spring Boot's Redis auto-configuration */
     public static Class<?> redisAutoConfiguration() {
         return RedisAutoConfiguration.class;
-    }
-
-    /**
-     * @return Spring Boot's Redis auto-configuration, and distlock's adapter that reads the
-     *         connection details it defines
-     */
-    public static Class<?>[] redisAutoConfigurations() {
-        return new Class<?>[] {redisAutoConfiguration(), BootRedisConnectionAutoConfiguration.class};
-    }
-
-    /** @return distlock's adapter that reads Spring Boot's Redis connection details */
-    public static Class<?> bootRedisConnectionAutoConfiguration() {
-        return BootRedisConnectionAutoConfiguration.class;
     }
 
     /** @return the type of Spring Boot's Redis connection-details bean */

@@ -21,6 +21,7 @@ import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 
@@ -35,14 +36,13 @@ import java.util.List;
  * {@code distlock.enabled=false} turns it all off.
  */
 @AutoConfiguration(after = SslAutoConfiguration.class, afterName = {
-        // Spring Boot's Redis auto-configuration (4.x, then 3.5), which defines the Lettuce
-        // resources shared here, and the adapters that read its connection details.
+        // Spring Boot's Redis auto-configuration (4.x, then 3.5), which defines the connection
+        // details read here and the Lettuce resources shared here.
         "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
-        "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration",
-        "io.distlock.spring.internal.boot4.BootRedisConnectionAutoConfiguration",
-        "io.distlock.spring.internal.boot3.BootRedisConnectionAutoConfiguration"})
+        "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration"})
 @ConditionalOnProperty(prefix = "distlock", name = "enabled", havingValue = "true", matchIfMissing = true)
 @EnableConfigurationProperties(DistLockProperties.class)
+@Import(BootRedisConnectionAdapters.class)
 public final class DistLockAutoConfiguration {
 
     /**
@@ -58,7 +58,6 @@ public final class DistLockAutoConfiguration {
      * @param sslBundles  Spring Boot's SSL bundles, for {@code distlock.redis.ssl-bundle}
      * @param boot        Spring Boot's Redis connection details, as this generation's adapter read them
      * @return the connection details
-     * @throws InvalidLockPropertyException if Spring Boot's describe a setup distlock cannot lock on
      */
     @Bean
     @ConditionalOnMissingBean
@@ -66,11 +65,10 @@ public final class DistLockAutoConfiguration {
                                                         ObjectProvider<SslBundles> sslBundles,
                                                         ObjectProvider<BootRedisConnection> boot) {
         BootRedisConnection bootConnection = properties.getRedis().isConfigured() ? null : boot.getIfUnique();
-        RedisConnectionSettings settings = bootConnection == null
+        return new SettingsConnectionDetails(() -> bootConnection == null
                 ? RedisConnectionSettings.resolve(properties, environment)
-                : RedisConnectionSettings.of(bootConnection, properties.getRedis());
-        return new SettingsConnectionDetails(settings, sslBundles.getIfAvailable(),
-                bootConnection == null ? null : bootConnection.sslBundle());
+                : RedisConnectionSettings.of(bootConnection, properties.getRedis(), environment),
+                sslBundles.getIfAvailable(), bootConnection == null ? null : bootConnection.sslBundle());
     }
 
     /**

@@ -64,7 +64,7 @@ record RedisConnectionSettings(String prefix, String url, String host, int port,
                 binder.bind(SPRING_PREFIX + ".port", Integer.class).orElse(6379),
                 firstNonNull(redis.getUsername(), string(binder, "username")),
                 firstNonNull(redis.getPassword(), string(binder, "password")),
-                redis.isSsl() || binder.bind(SPRING_PREFIX + ".ssl.enabled", Boolean.class).orElse(false),
+                redis.isSsl() || springAsksForTls(binder),
                 sslBundle,
                 sslBundle == null ? null : redis.getSslBundle() != null ? SSL_BUNDLE : SPRING_PREFIX + ".ssl.bundle",
                 firstNonNull(redis.getDatabase(), binder.bind(SPRING_PREFIX + ".database", Integer.class).orElse(null)),
@@ -76,13 +76,17 @@ record RedisConnectionSettings(String prefix, String url, String host, int port,
     }
 
     /**
-     * @param boot  what Spring Boot's Redis connection-details bean says
-     * @param redis {@code distlock.redis.*}: its credentials, database and SSL bundle, when set,
-     *              win over Boot's
+     * @param boot        what Spring Boot's Redis connection-details bean says
+     * @param redis       {@code distlock.redis.*}: its credentials, database and SSL bundle, when
+     *                    set, win over Boot's
+     * @param environment for TLS: Boot's connection details carry an SSL bundle, but whether
+     *                    {@code spring.data.redis.ssl.enabled} or a {@code rediss://} URL asks
+     *                    for TLS without one, Spring Boot reads from its properties, as this does
      * @return the settings in force
      * @throws InvalidLockPropertyException if Boot describes a setup distlock cannot lock on
      */
-    static RedisConnectionSettings of(BootRedisConnection boot, DistLockProperties.Redis redis) {
+    static RedisConnectionSettings of(BootRedisConnection boot, DistLockProperties.Redis redis,
+                                      Environment environment) {
         if (boot.masterReplica()) {
             throw new InvalidLockPropertyException(SPRING_PREFIX + ".masterreplica.nodes", "Spring Boot's Redis "
                     + "connection describes a static master/replica setup, whose master distlock cannot tell",
@@ -97,7 +101,7 @@ record RedisConnectionSettings(String prefix, String url, String host, int port,
                 standalone == null ? 6379 : standalone.port(),
                 firstNonNull(redis.getUsername(), boot.username()),
                 firstNonNull(redis.getPassword(), boot.password()),
-                redis.isSsl() || boot.sslBundle() != null,
+                redis.isSsl() || boot.sslBundle() != null || springAsksForTls(Binder.get(environment)),
                 redis.getSslBundle(), redis.getSslBundle() == null ? null : SSL_BUNDLE,
                 firstNonNull(redis.getDatabase(), database),
                 sentinel == null ? null : sentinel.master(),
@@ -198,6 +202,13 @@ record RedisConnectionSettings(String prefix, String url, String host, int port,
             builder.withSentinel(sentinelUri);
         }
         return builder.build();
+    }
+
+    /** @return whether {@code spring.data.redis.*} asks for TLS: {@code ssl.enabled}, or a {@code rediss://} URL */
+    private static boolean springAsksForTls(Binder binder) {
+        String url = string(binder, "url");
+        return binder.bind(SPRING_PREFIX + ".ssl.enabled", Boolean.class).orElse(false)
+                || url != null && url.trim().regionMatches(true, 0, "rediss:", 0, 7);
     }
 
     private static String string(Binder binder, String name) {

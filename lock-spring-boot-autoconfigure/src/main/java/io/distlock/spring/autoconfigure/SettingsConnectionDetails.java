@@ -6,23 +6,27 @@ import org.springframework.boot.ssl.SslBundle;
 import org.springframework.boot.ssl.SslBundles;
 
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * The starter's own {@link DistLockConnectionDetails}: {@link RedisConnectionSettings}, with the
- * trust material of the SSL bundle they name, else of Spring Boot's Redis connection.
+ * trust material of the SSL bundle they name, else of Spring Boot's Redis connection. The settings
+ * are resolved when asked for, by the lock client being built: an application with a lock client
+ * of its own never has them resolved, nor refused.
  */
 final class SettingsConnectionDetails implements DistLockConnectionDetails {
 
-    private final RedisConnectionSettings settings;
+    private final Supplier<RedisConnectionSettings> settings;
     private final SslBundles sslBundles;
     private final SslBundle bootSslBundle;
 
     /**
-     * @param settings      where to connect
+     * @param settings      where to connect; may throw {@link InvalidLockPropertyException}
      * @param sslBundles    Spring Boot's SSL bundles, or {@code null} if the application has none
      * @param bootSslBundle the SSL bundle of Spring Boot's Redis connection, or {@code null}
      */
-    SettingsConnectionDetails(RedisConnectionSettings settings, SslBundles sslBundles, SslBundle bootSslBundle) {
+    SettingsConnectionDetails(Supplier<RedisConnectionSettings> settings, SslBundles sslBundles,
+                              SslBundle bootSslBundle) {
         this.settings = settings;
         this.sslBundles = sslBundles;
         this.bootSslBundle = bootSslBundle;
@@ -31,25 +35,27 @@ final class SettingsConnectionDetails implements DistLockConnectionDetails {
     /** @throws InvalidLockPropertyException naming the setting that cannot work */
     @Override
     public List<RedisURI> getRedisUris() {
-        return settings.isCluster() ? settings.clusterUris() : List.of(settings.toRedisUri());
+        RedisConnectionSettings resolved = settings.get();
+        return resolved.isCluster() ? resolved.clusterUris() : List.of(resolved.toRedisUri());
     }
 
     @Override
     public boolean isCluster() {
-        return settings.isCluster();
+        return settings.get().isCluster();
     }
 
     /** @throws InvalidLockPropertyException if the named SSL bundle does not exist */
     @Override
     public SslOptions getSslOptions() {
-        if (settings.sslBundle() != null) {
-            return LettuceSslBundle.options(settings.sslBundleProperty(), settings.sslBundle(), sslBundles);
+        RedisConnectionSettings resolved = settings.get();
+        if (resolved.sslBundle() != null) {
+            return LettuceSslBundle.options(resolved.sslBundleProperty(), resolved.sslBundle(), sslBundles);
         }
         return bootSslBundle == null ? null : LettuceSslBundle.options(bootSslBundle);
     }
 
     @Override
     public String toString() {
-        return settings.toString();
+        return settings.get().toString();
     }
 }

@@ -1,6 +1,5 @@
 package io.distlock.spring;
 
-import io.distlock.spring.internal.boot4.BootRedisConnectionAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 import org.springframework.boot.health.actuate.endpoint.HealthEndpoint;
@@ -25,19 +24,6 @@ public final class BootGeneration {
     /** @return Spring Boot's Redis auto-configuration */
     public static Class<?> redisAutoConfiguration() {
         return DataRedisAutoConfiguration.class;
-    }
-
-    /**
-     * @return Spring Boot's Redis auto-configuration, and distlock's adapter that reads the
-     *         connection details it defines
-     */
-    public static Class<?>[] redisAutoConfigurations() {
-        return new Class<?>[] {redisAutoConfiguration(), BootRedisConnectionAutoConfiguration.class};
-    }
-
-    /** @return distlock's adapter that reads Spring Boot's Redis connection details */
-    public static Class<?> bootRedisConnectionAutoConfiguration() {
-        return BootRedisConnectionAutoConfiguration.class;
     }
 
     /** @return the type of Spring Boot's Redis connection-details bean */

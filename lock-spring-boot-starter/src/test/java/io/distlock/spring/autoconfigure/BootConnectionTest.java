@@ -3,7 +3,6 @@ package io.distlock.spring.autoconfigure;
 import io.distlock.core.LockClient;
 import io.distlock.core.RedisLock;
 import io.distlock.spring.BootGeneration;
-import io.distlock.spring.internal.BootRedisConnection;
 import io.distlock.test.RedisExtension;
 import io.lettuce.core.RedisCredentials;
 import io.lettuce.core.RedisURI;
@@ -37,8 +36,7 @@ class BootConnectionTest {
     private static final String UNUSED_PORT = "1";
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(BootGeneration.bootRedisConnectionAutoConfiguration(),
-                    DistLockAutoConfiguration.class))
+            .withConfiguration(AutoConfigurations.of(DistLockAutoConfiguration.class))
             .withPropertyValues("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + UNUSED_PORT);
 
     @Test
@@ -52,8 +50,8 @@ class BootConnectionTest {
     @Test
     void bootsOwnRedisSettingsAreReadThroughItsConnectionDetails() {
         new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(BootGeneration.redisAutoConfigurations()))
-                .withConfiguration(AutoConfigurations.of(DistLockAutoConfiguration.class))
+                .withConfiguration(AutoConfigurations.of(BootGeneration.redisAutoConfiguration(),
+                        DistLockAutoConfiguration.class))
                 .withPropertyValues("spring.data.redis.url=redis://127.0.0.1:" + redis.server().port() + "/3")
                 .run(context -> {
                     assertThat(context).hasNotFailed().hasSingleBean(BootGeneration.redisConnectionDetailsType());
@@ -99,14 +97,17 @@ class BootConnectionTest {
     @Test
     void bootsSentinelSettingsKeepTheSentinelsCredentials() {
         new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(BootGeneration.redisAutoConfigurations()))
+                .withConfiguration(AutoConfigurations.of(BootGeneration.redisAutoConfiguration(),
+                        DistLockAutoConfiguration.class))
+                // The application's own client: the starter's connection details are then never used to connect.
+                .withBean(LockClient.class, () -> LockClient.builder().redisUri(redis.server().uri()).build(),
+                        definition -> definition.setDestroyMethodName("close"))
                 .withPropertyValues("spring.data.redis.sentinel.master=orders",
                         "spring.data.redis.sentinel.nodes=[::1]:26379,sentinel.example.com:26380",
                         "spring.data.redis.sentinel.username=watcher", "spring.data.redis.sentinel.password=s3cret",
                         "spring.data.redis.database=2")
                 .run(context -> {
-                    RedisURI uri = RedisConnectionSettings.of(context.getBean(BootRedisConnection.class),
-                            new DistLockProperties().getRedis()).toRedisUri();
+                    RedisURI uri = context.getBean(DistLockConnectionDetails.class).getRedisUris().get(0);
 
                     assertThat(uri.getSentinelMasterId()).isEqualTo("orders");
                     assertThat(uri.getDatabase()).isEqualTo(2);
@@ -138,6 +139,25 @@ class BootConnectionTest {
                 .run(context -> assertThat(context.getStartupFailure()).rootCause()
                         .isInstanceOf(IllegalStateException.class)
                         .hasMessageContaining("gives 2 Redis URIs for a Redis that is not a Cluster"));
+    }
+
+    @Test
+    void tlsAskedForInBootsPropertiesIsUsedWithItsConnectionDetails() {
+        // Boot's connection details carry an SSL bundle, but not a rediss:// URL's or ssl.enabled's TLS.
+        ApplicationContextRunner withOwnClient = new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(BootGeneration.redisAutoConfiguration(),
+                        DistLockAutoConfiguration.class))
+                .withBean(LockClient.class, () -> LockClient.builder().redisUri(redis.server().uri()).build(),
+                        definition -> definition.setDestroyMethodName("close"));
+        withOwnClient.withPropertyValues("spring.data.redis.url=rediss://cache.example:6390")
+                .run(context -> assertThat(context.getBean(DistLockConnectionDetails.class).getRedisUris())
+                        .singleElement().satisfies(uri -> {
+                            assertThat(uri.getHost()).isEqualTo("cache.example");
+                            assertThat(uri.isSsl()).as("TLS, as the rediss:// URL asks").isTrue();
+                        }));
+        withOwnClient.withPropertyValues("spring.data.redis.host=cache.example", "spring.data.redis.ssl.enabled=true")
+                .run(context -> assertThat(context.getBean(DistLockConnectionDetails.class).getRedisUris())
+                        .singleElement().satisfies(uri -> assertThat(uri.isSsl()).as("TLS, as ssl.enabled asks").isTrue()));
     }
 
     private static void assertLocksGoToTheTestRedis(LockClient client) {

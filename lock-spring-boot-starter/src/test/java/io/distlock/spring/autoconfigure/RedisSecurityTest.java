@@ -117,7 +117,7 @@ class RedisSecurityTest {
     @Test
     void bootsRedisConnectionBringsItsSslBundle() {
         // On Spring Boot 3.5 the bundle comes with the server's description, not with the details.
-        runner.withConfiguration(AutoConfigurations.of(BootGeneration.redisAutoConfigurations()))
+        runner.withConfiguration(AutoConfigurations.of(BootGeneration.redisAutoConfiguration()))
                 .withPropertyValues(
                         "spring.data.redis.host=" + server().host(),
                         "spring.data.redis.port=" + server().port(),

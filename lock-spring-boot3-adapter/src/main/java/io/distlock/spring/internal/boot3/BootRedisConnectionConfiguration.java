@@ -1,27 +1,25 @@
 package io.distlock.spring.internal.boot3;
 
 import io.distlock.spring.internal.BootRedisConnection;
-import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
-import org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration;
 import org.springframework.boot.autoconfigure.data.redis.RedisConnectionDetails;
 import org.springframework.boot.ssl.SslBundle;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 import java.util.List;
 
 /**
  * Reads Spring Boot 3.5's Redis connection details ({@code RedisConnectionDetails}: from
- * {@code spring.data.redis.*}, {@code @ServiceConnection} or Docker Compose) for the lock client.
+ * {@code spring.data.redis.*}, {@code @ServiceConnection} or Docker Compose) for the lock client;
+ * imported by {@code DistLockAutoConfiguration}, which runs after Boot's Redis auto-configuration.
  * On Spring Boot 4 the class condition leaves it out, and the auto-configuration's
  * {@code internal.boot4} twin of it applies.
  */
-@AutoConfiguration(after = RedisAutoConfiguration.class)
+@Configuration(proxyBeanMethods = false)
 @ConditionalOnClass(RedisConnectionDetails.class)
-@ConditionalOnProperty(prefix = "distlock", name = "enabled", havingValue = "true", matchIfMissing = true)
-public final class BootRedisConnectionAutoConfiguration {
+final class BootRedisConnectionConfiguration {
 
     /**
      * @param details Spring Boot's Redis connection details

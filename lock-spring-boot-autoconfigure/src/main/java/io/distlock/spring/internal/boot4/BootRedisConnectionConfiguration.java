@@ -1,26 +1,24 @@
 package io.distlock.spring.internal.boot4;
 
 import io.distlock.spring.internal.BootRedisConnection;
-import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 import java.util.List;
 
 /**
  * Reads Spring Boot 4's Redis connection details ({@code DataRedisConnectionDetails}: from
- * {@code spring.data.redis.*}, {@code @ServiceConnection} or Docker Compose) for the lock client.
+ * {@code spring.data.redis.*}, {@code @ServiceConnection} or Docker Compose) for the lock client;
+ * imported by {@code DistLockAutoConfiguration}, which runs after Boot's Redis auto-configuration.
  * On Spring Boot 3.5 the class condition leaves it out, and {@code lock-spring-boot3-adapter}'s
  * twin of it applies.
  */
-@AutoConfiguration(after = DataRedisAutoConfiguration.class)
+@Configuration(proxyBeanMethods = false)
 @ConditionalOnClass(DataRedisConnectionDetails.class)
-@ConditionalOnProperty(prefix = "distlock", name = "enabled", havingValue = "true", matchIfMissing = true)
-public final class BootRedisConnectionAutoConfiguration {
+final class BootRedisConnectionConfiguration {
 
     /**
      * @param details Spring Boot's Redis connection details
