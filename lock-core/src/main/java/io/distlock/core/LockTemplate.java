@@ -104,11 +104,12 @@ public final class LockTemplate {
     public LockHandle acquire(String name, Duration waitTime, Duration leaseTime) {
         Duration wait = waitTime == null ? defaultWaitTime : checkNotNegative(waitTime, "waitTime");
         Duration lease = leaseTime == null ? defaultLeaseTime : checkNotNegative(leaseTime, "leaseTime");
-        long leaseMillis = lease == null ? 0 : lease.toMillis();
         RedisLock lock = client.getLock(name);
         boolean acquired;
         try {
-            acquired = lock.tryLock(wait.toMillis(), leaseMillis, TimeUnit.MILLISECONDS);
+            // In nanoseconds, saturated: a lease under a millisecond stays a lease, not zero (the watchdog).
+            acquired = lock.tryLock(TimeUnit.NANOSECONDS.convert(wait),
+                    lease == null ? 0 : TimeUnit.NANOSECONDS.convert(lease), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new LockAcquisitionException("Interrupted while waiting for lock '" + name + "'", e);

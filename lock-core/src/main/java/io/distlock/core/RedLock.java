@@ -111,7 +111,7 @@ public final class RedLock implements RedisLock {
 
     @Override
     public void lock(long leaseTime, TimeUnit unit) {
-        awaitUninterruptibly(acquire(Long.MAX_VALUE, Lease.of(leaseTime, unit), threadHolder()));
+        awaitUninterruptibly(acquire(Long.MAX_VALUE, lease(leaseTime, unit), threadHolder()));
     }
 
     @Override
@@ -131,7 +131,7 @@ public final class RedLock implements RedisLock {
 
     @Override
     public boolean tryLock(long waitTime, long leaseTime, TimeUnit unit) throws InterruptedException {
-        Lease lease = Lease.of(leaseTime, unit);
+        Lease lease = lease(leaseTime, unit);
         return await(acquire(unit.toMillis(waitTime), lease, threadHolder()));
     }
 
@@ -205,7 +205,7 @@ public final class RedLock implements RedisLock {
      */
     @Override
     public CompletableFuture<Boolean> tryLockAsync(long waitTime, long leaseTime, TimeUnit unit, String holderId) {
-        Lease lease = Lease.of(leaseTime, unit);
+        Lease lease = lease(leaseTime, unit);
         Objects.requireNonNull(holderId, "holderId must not be null");
         return acquire(unit.toMillis(waitTime), lease, holderId);
     }
@@ -450,11 +450,26 @@ public final class RedLock implements RedisLock {
      *         drift allowance; always for the watchdog's, which is renewed
      */
     private static boolean valid(Lease lease, long elapsedMillis) {
-        if (lease.isWatchdog()) {
-            return true;
+        return lease.isWatchdog() || lease.millis() - elapsedMillis - driftAllowanceMillis(lease.millis()) > 0;
+    }
+
+    /** @return how much of a lease the clocks of the masters may disagree on: 1% plus 2 ms */
+    private static long driftAllowanceMillis(long leaseMillis) {
+        return leaseMillis / 100 + 2;
+    }
+
+    /**
+     * @throws IllegalArgumentException if the lease is not longer than its clock drift allowance:
+     *                                  no acquisition could ever be valid
+     */
+    private static Lease lease(long leaseTime, TimeUnit unit) {
+        Lease lease = Lease.of(leaseTime, unit);
+        if (!lease.isWatchdog() && lease.millis() <= driftAllowanceMillis(lease.millis())) {
+            throw new IllegalArgumentException("A RedLock's lease must be longer than its clock drift allowance of "
+                    + driftAllowanceMillis(lease.millis()) + " ms, but was " + leaseTime + " " + unit
+                    + "; use a lease of many round trips to the masters, or none (watchdog)");
         }
-        long leaseMillis = lease.millis();
-        return leaseMillis - elapsedMillis - (leaseMillis / 100 + 2) > 0;
+        return lease;
     }
 
     private IllegalMonitorStateException notHeldBy(String holderId) {

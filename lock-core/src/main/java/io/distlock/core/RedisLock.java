@@ -15,7 +15,8 @@ import java.util.concurrent.locks.Lock;
  * <p><b>Leases.</b> Every hold has a lease, so a crashed holder cannot keep the lock forever.
  * Methods without a lease time (or with {@code leaseTime <= 0}) let the client's watchdog renew
  * the lease until {@code unlock()}; an explicit lease time turns the watchdog off and the lock
- * expires after it. If a lease is lost while the caller believes it holds the lock,
+ * expires after it. An explicit lease is at least a millisecond (a shorter positive one is rounded
+ * up) and at most 365 days. If a lease is lost while the caller believes it holds the lock,
  * {@code unlock()} throws {@link LockLostException} and listeners are told.
  *
  * <p><b>Async use.</b> The {@code *Async} methods take an explicit holder id instead of the
@@ -42,7 +43,8 @@ public interface RedisLock extends Lock {
      * @param leaseTime how long the hold lasts unless released before; {@code <= 0} means the
      *                  watchdog keeps it alive until {@link #unlock()}
      * @param unit      unit of {@code leaseTime}
-     * @throws LockException if Redis cannot be reached or does not answer in time
+     * @throws LockException            if Redis cannot be reached or does not answer in time
+     * @throws IllegalArgumentException if the lease is longer than 365 days
      */
     void lock(long leaseTime, TimeUnit unit);
 
@@ -53,8 +55,9 @@ public interface RedisLock extends Lock {
      * @param leaseTime how long the hold lasts; {@code <= 0} means watchdog renewal until unlock
      * @param unit      unit of both times
      * @return {@code true} if acquired, {@code false} if the wait time elapsed
-     * @throws InterruptedException if the thread was interrupted while waiting; nothing is held
-     * @throws LockException        if Redis cannot be reached or does not answer in time
+     * @throws InterruptedException     if the thread was interrupted while waiting; nothing is held
+     * @throws LockException            if Redis cannot be reached or does not answer in time
+     * @throws IllegalArgumentException if the lease is longer than 365 days
      */
     boolean tryLock(long waitTime, long leaseTime, TimeUnit unit) throws InterruptedException;
 
@@ -105,6 +108,8 @@ public interface RedisLock extends Lock {
      *                  releases with it
      * @return a future of {@code true} if acquired, {@code false} if the wait time elapsed; it
      *         fails with {@link LockException} if Redis fails
+     * @throws IllegalArgumentException if the lease is longer than 365 days (thrown, not a failed
+     *                                  future: nothing was started)
      */
     CompletableFuture<Boolean> tryLockAsync(long waitTime, long leaseTime, TimeUnit unit, String holderId);
 

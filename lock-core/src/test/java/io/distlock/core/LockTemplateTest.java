@@ -34,6 +34,18 @@ class LockTemplateTest {
     }
 
     @Test
+    void aLeaseShorterThanAMillisecondIsALeaseNotTheWatchdog() {
+        LockClient client = clients.open(redis.server());
+        LockTemplate template = new LockTemplate(client);
+        // Duration.toMillis() made it 0, which the lock takes for the watchdog: renewed forever.
+        try (LockHandle ignored = template.acquire("sub-millisecond", Duration.ZERO, Duration.ofNanos(500_000))) {
+            assertThat(client.watchdogHoldCount()).as("a positive lease, however short").isZero();
+        } catch (LockLostException expected) {
+            // the lease of about a millisecond ended before the release: what such a lease does
+        }
+    }
+
+    @Test
     void theLockIsReleasedWhenTheActionThrows() {
         LockClient client = clients.open(redis.server());
         LockTemplate template = new LockTemplate(client);

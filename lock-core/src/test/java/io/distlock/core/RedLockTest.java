@@ -272,4 +272,17 @@ class RedLockTest {
         assertThatThrownBy(() -> new RedLock(java.time.Duration.ZERO, List.of(clients.open(redis.server()).getLock("x"))))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("attemptTimeout");
     }
+
+    @Test
+    void aLeaseNoLongerThanTheClockDriftAllowanceIsRefusedNotTriedForever() {
+        RedLock lock = redLock("too-short");
+        // 2 ms: a lease that can never be valid (it must outlast 2 ms + 1%). It was tried round after round.
+        assertThatThrownBy(() -> lock.tryLock(0, 2, TimeUnit.MILLISECONDS))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("clock drift allowance of 2 ms");
+        assertThatThrownBy(() -> lock.lock(500, TimeUnit.MICROSECONDS))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> lock.tryLockAsync(0, 1, TimeUnit.MILLISECONDS, "holder"))
+                .isInstanceOf(IllegalArgumentException.class);
+        redis.servers().forEach(server -> assertThat(keysOn(server, "too-short")).isZero());
+    }
 }

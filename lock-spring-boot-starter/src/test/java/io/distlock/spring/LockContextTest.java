@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * {@link LockContext#current()} tells a locked method about its lock; nested locked calls see
@@ -55,6 +56,11 @@ class LockContextTest {
         @DistributedLock(key = "#account", name = "ledger")
         public List<Seen> post(String account) {
             return List.of(Seen.now());
+        }
+
+        @DistributedLock(key = "#account", name = "brief", leaseTime = "500us")
+        public Seen brief(String account) {
+            return Seen.now();
         }
     }
 
@@ -144,6 +150,18 @@ class LockContextTest {
             Seen seen = context.getBean(Accounts.class).later("d").toCompletableFuture().get(10, TimeUnit.SECONDS);
             assertThat(seen.lockNames()).containsExactly("ledger:d");
             assertThat(seen.holderId()).contains(":op-");
+        });
+    }
+
+    @Test
+    void aLeaseShorterThanAMillisecondIsALeaseNotTheWatchdog() {
+        // Duration.toMillis() made it 0, which the lock took for the watchdog: renewed until the call ended.
+        runner.run(context -> {
+            Throwable failure = catchThrowable(() -> assertThat(context.getBean(Ledger.class).brief("e").lease())
+                    .as("a lease of about a millisecond, not the watchdog's 5 s").isLessThan(Duration.ofSeconds(1)));
+            if (failure != null) {
+                assertThat(failure).as("the lease ended before the release").isInstanceOf(LockLostException.class);
+            }
         });
     }
 

@@ -113,8 +113,10 @@ final class LockedCall {
      * @return {@code true} once all are held, {@code false} if the wait time passed (none held)
      */
     CompletableFuture<Boolean> acquireAsync() {
-        long leaseMillis = method.leaseTime() == null ? 0 : method.leaseTime().toMillis();
-        return all.tryLockAsync(method.waitTime().toMillis(), leaseMillis, TimeUnit.MILLISECONDS, holderId);
+        // In nanoseconds, saturated: a lease under a millisecond stays a lease, not zero (the watchdog).
+        long lease = method.leaseTime() == null ? 0 : TimeUnit.NANOSECONDS.convert(method.leaseTime());
+        return all.tryLockAsync(TimeUnit.NANOSECONDS.convert(method.waitTime()), lease, TimeUnit.NANOSECONDS,
+                holderId);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.distlock.core.internal.engine;
 
+import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
@@ -43,8 +44,9 @@ public final class Lease {
         }
         long leaseMillis = unit.toMillis(leaseTime);
         if (leaseMillis > MAX_MILLIS) {
-            throw new IllegalArgumentException("leaseTime must be at most 365 days, but was " + leaseTime + " " + unit
-                    + "; use no lease time (watchdog) for holds of unknown length");
+            throw new IllegalArgumentException("leaseTime must be at most 365 days, but was "
+                    + Duration.of(leaseTime, unit.toChronoUnit()) + "; use no lease time (watchdog) for holds of "
+                    + "unknown length");
         }
         return new Lease(Math.max(1, leaseMillis));
     }
