@@ -18,4 +18,5 @@ module io.distlock.core {
     requires static transitive micrometer.observation;
     requires static transitive micrometer.core;
     requires static transitive micrometer.commons;
+    requires static com.google.errorprone.annotations;
 }

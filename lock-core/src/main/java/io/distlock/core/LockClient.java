@@ -132,10 +132,10 @@ public final class LockClient implements AutoCloseable {
 
     /**
      * @param name the lock's name, e.g. {@code "order:42"}; any non-blank text not starting with
-     *             {@code '}'} (braces elsewhere are fine: the keys' hash tag stays non-empty)
+     *             <code>'&#125;'</code> (braces elsewhere are fine: the keys' hash tag stays non-empty)
      * @return the reentrant lock of that name
      * @throws NullPointerException     if name is null
-     * @throws IllegalArgumentException if name is blank or starts with {@code '}'}
+     * @throws IllegalArgumentException if name is blank or starts with <code>'&#125;'</code>
      * @throws IllegalStateException    if the client is closed
      */
     public RedisLock getLock(String name) {
@@ -469,7 +469,7 @@ public final class LockClient implements AutoCloseable {
 
         /**
          * @param prefix prefix of every key, default {@code "distlock:"}; must not contain
-         *               {@code '{'} or {@code '}'} (the lock name is the hash tag)
+         *               <code>'&#123;'</code> or <code>'&#125;'</code> (the lock name is the hash tag)
          * @return this builder
          */
         public Builder keyPrefix(String prefix) {

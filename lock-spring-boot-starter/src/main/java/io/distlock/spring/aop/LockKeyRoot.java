@@ -11,6 +11,9 @@ import java.lang.reflect.Method;
  * @param target      the bean
  * @param targetClass the bean's class
  */
+// #root.args is the method's argument array, as Spring's own expression roots hand it over; a root
+// is never compared.
+@SuppressWarnings("ArrayRecordComponent")
 public record LockKeyRoot(Method method, Object[] args, Object target, Class<?> targetClass) {
 
     /** @return the method's name, as {@code #root.methodName} */

@@ -1,5 +1,7 @@
 package io.distlock.core.internal.engine;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
+
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,19 +42,24 @@ public final class Hold {
     private final long acquiredNanos;
     private final int handOffs;
     private final long token;
-    /** Holds Redis confirmed and nobody is releasing, oldest first. Guarded by this. */
+    /** Holds Redis confirmed and nobody is releasing, oldest first. */
+    @GuardedBy("this")
     private final ArrayDeque<String> held = new ArrayDeque<>(2);
-    /** Holds whose release was sent and not confirmed: Redis may still have them. Guarded by this. */
+    /** Holds whose release was sent and not confirmed: Redis may still have them. */
+    @GuardedBy("this")
     private final ArrayDeque<String> unconfirmed = new ArrayDeque<>(1);
-    /** Releases sent and not answered yet. Guarded by this. */
+    /** Releases sent and not answered yet. */
+    @GuardedBy("this")
     private int releasing;
-    /** The hold last taken out for release. Guarded by this. */
+    /** The hold last taken out for release. */
+    @GuardedBy("this")
     private String lastTaken;
     /**
      * What {@link #renewalId()} answers, set under this object's monitor whenever the holds above
      * change: the watchdog reads it for every hold every round, without taking the monitor.
      */
     private volatile String renewalId;
+    @GuardedBy("this")
     private long unconfirmedSinceNanos;
     private volatile boolean lost;
     private volatile long lostNanos;
@@ -274,7 +281,8 @@ public final class Hold {
         return renewalId;
     }
 
-    /** Called under this object's monitor after every change of the holds: sets {@link #renewalId}. */
+    /** Called after every change of the holds: sets {@link #renewalId}. */
+    @GuardedBy("this")
     private void holdsChanged() {
         String current = held.peekFirst();
         if (current == null) {

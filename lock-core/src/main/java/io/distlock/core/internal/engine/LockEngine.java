@@ -41,7 +41,6 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
     private final long watchdogLeaseMillis;
     private final long commandTimeoutMillis;
     private final RedisClusterAsyncCommands<String, String> commands;
-    private final RedisConnections connections;
     private final LockSubscriptions<Acquisition> subscriptions;
     private final ScheduledExecutorService scheduler;
     private final ReplyDeadlines replyDeadlines;
@@ -102,7 +101,6 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
         this.watchdogLeaseMillis = watchdogLeaseMillis;
         this.commandTimeoutMillis = commandTimeoutMillis;
         this.commands = connections.commands();
-        this.connections = connections;
         this.subscriptions = new LockSubscriptions<>(connections.pubSub(), connections.shardedPubSub(),
                 Acquisition::holdId, connections::refreshTopology, scheduler);
         connections.onTopologyChange(subscriptions::resubscribeAll);

@@ -69,8 +69,8 @@ public final class RedisFailures {
             return "Redis did not answer within the command timeout" + (e.getMessage() == null ? "" : " (" + message
                     + ")") + ". Check that Redis is running and reachable, or raise the command timeout.";
         }
-        if (e instanceof RedisConnectionException) {
-            return describeConnectFailure((RedisConnectionException) e);
+        if (e instanceof RedisConnectionException connect) {
+            return describeConnectFailure(connect);
         }
         return e.getClass().getSimpleName() + ": " + message;
     }

@@ -1,5 +1,7 @@
 package io.distlock.core.internal.pubsub;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
+
 import java.util.ArrayDeque;
 import java.util.HashSet;
 import java.util.Set;
@@ -48,16 +50,20 @@ public final class WakeUpChannel<T> {
     private final String channel;
     private final AtomicBoolean closed;
     private final Function<T, String> idOf;
-    /** Ids of the sleepers that joined and have not left ({@link #enter}, {@link #forget}). Guarded by {@link #lock}. */
+    /** Ids of the sleepers that joined and have not left ({@link #enter}, {@link #forget}). */
+    @GuardedBy("lock")
     private final Set<String> members = new HashSet<>();
-    /** Members woken by name before they slept: their next sleep ends at once. Guarded by {@link #lock}. */
+    /** Members woken by name before they slept: their next sleep ends at once. */
+    @GuardedBy("lock")
     private final Set<String> pendingById = new HashSet<>();
     private final ReentrantLock lock = new ReentrantLock();
+    @GuardedBy("lock")
     private final ArrayDeque<Sleep<T>> sleeps = new ArrayDeque<>();
     /**
      * Wake-ups so far ({@link #wakeOne()}, {@link #wakeAll()}, and {@link #wake(String)} of an id
-     * that is not a member). Guarded by {@link #lock}.
+     * that is not a member).
      */
+    @GuardedBy("lock")
     private long wakeUps;
     /** Guarded by the map entry of {@link LockSubscriptions}. */
     int references;
