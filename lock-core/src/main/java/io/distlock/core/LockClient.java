@@ -24,6 +24,7 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.resource.ClientResources;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -94,7 +95,7 @@ public final class LockClient implements AutoCloseable {
         this.engine = new LockEngine(clientId, keyPrefix, watchdogTimeout.toMillis(),
                 builder.commandTimeout.toMillis(), builder.fairSlotTimeout.toMillis(), connections, scheduler, callers,
                 events,
-                builder.ackReplicas == 0 ? null
+                builder.ackTimeout == null ? null
                         : new ReplicaAcks(connections, builder.ackReplicas, builder.ackTimeout.toMillis()));
     }
 
@@ -342,23 +343,23 @@ public final class LockClient implements AutoCloseable {
      */
     public static final class Builder {
 
-        private String redisUri;
-        private RedisURI parsedUri;
-        private RedisClient redisClient;
-        private RedisClusterClient clusterClient;
-        private List<RedisURI> clusterNodes;
+        private @Nullable String redisUri;
+        private @Nullable RedisURI parsedUri;
+        private @Nullable RedisClient redisClient;
+        private @Nullable RedisClusterClient clusterClient;
+        private @Nullable List<RedisURI> clusterNodes;
         private String keyPrefix = DEFAULT_KEY_PREFIX;
         private Duration watchdogTimeout = DEFAULT_WATCHDOG_TIMEOUT;
         private Duration commandTimeout = DEFAULT_COMMAND_TIMEOUT;
         private Duration fairSlotTimeout = DEFAULT_FAIR_SLOT_TIMEOUT;
         private int ackReplicas;
-        private Duration ackTimeout;
-        private SslOptions sslOptions;
-        private ClientResources clientResources;
+        private @Nullable Duration ackTimeout;
+        private @Nullable SslOptions sslOptions;
+        private @Nullable ClientResources clientResources;
         private final List<LockListener> listeners = new ArrayList<>();
-        private ObservationRegistry observationRegistry;
-        private MeterRegistry meterRegistry;
-        private String reportedLockType;
+        private @Nullable ObservationRegistry observationRegistry;
+        private @Nullable MeterRegistry meterRegistry;
+        private @Nullable String reportedLockType;
 
         private Builder() {
         }
@@ -548,7 +549,7 @@ public final class LockClient implements AutoCloseable {
          *                 keeps its own timeouts, so keep this shorter than those)
          * @return this builder
          */
-        public Builder replicaAcks(int replicas, Duration timeout) {
+        public Builder replicaAcks(int replicas, @Nullable Duration timeout) {
             if (replicas < 0) {
                 throw new InvalidLockSettingException(LockSetting.REPLICA_ACKS_REPLICAS, "'" + replicas
                         + "' is negative", "Use 0 to turn replica acknowledgements off, or the number of replicas "
@@ -587,7 +588,7 @@ public final class LockClient implements AutoCloseable {
          * @param registry the registry; {@code null} or {@link ObservationRegistry#NOOP} observes nothing
          * @return this builder
          */
-        public Builder observationRegistry(ObservationRegistry registry) {
+        public Builder observationRegistry(@Nullable ObservationRegistry registry) {
             this.observationRegistry = registry;
             return this;
         }
@@ -609,7 +610,7 @@ public final class LockClient implements AutoCloseable {
          * @param registry the registry; {@code null} publishes no meters
          * @return this builder
          */
-        public Builder meterRegistry(MeterRegistry registry) {
+        public Builder meterRegistry(@Nullable MeterRegistry registry) {
             this.meterRegistry = registry;
             return this;
         }
@@ -669,7 +670,7 @@ public final class LockClient implements AutoCloseable {
                 throw new IllegalStateException("Set exactly one of redisUri(...), redisClient(...), clusterClient(...) "
                         + "and clusterNodes(...) on the LockClient builder");
             }
-            if (ackReplicas > 0 && ackTimeout.compareTo(commandTimeout) >= 0) {
+            if (ackTimeout != null && ackTimeout.compareTo(commandTimeout) >= 0) {
                 throw new InvalidLockSettingException(LockSetting.REPLICA_ACKS_TIMEOUT, "'" + millis(ackTimeout)
                         + "' is not shorter than the command timeout (" + millis(commandTimeout) + ")",
                         "Use a shorter one such as 500ms: the client would give up on WAIT before Redis answers.");
@@ -686,7 +687,8 @@ public final class LockClient implements AutoCloseable {
                             + "the resources it was created with");
                 }
             }
-            RedisURI standaloneUri = redisUri != null ? parseUri() : null;  // a malformed URI is the caller's error
+            // A malformed URI is the caller's error, not a failure to connect.
+            RedisURI standaloneUri = redisUri != null ? parseUri(redisUri) : null;
             LockClient client;
             try {
                 client = new LockClient(this, connect(standaloneUri));
@@ -717,7 +719,7 @@ public final class LockClient implements AutoCloseable {
         // enableAllAdaptiveRefreshTriggers(): Lettuce 7 deprecates it, since it enables every adaptive
         // trigger by default; Lettuce 6.6, which this library supports too, enables none without it.
         @SuppressWarnings("deprecation")
-        private RedisConnections connect(RedisURI standaloneUri) {
+        private RedisConnections connect(@Nullable RedisURI standaloneUri) {
             if (redisClient != null) {
                 return RedisConnections.standalone(redisClient, false);
             }
@@ -755,18 +757,18 @@ public final class LockClient implements AutoCloseable {
             return RedisConnections.standalone(created, true);
         }
 
-        private RedisURI parseUri() {
+        private RedisURI parseUri(String text) {
             if (parsedUri != null) {
                 parsedUri.setTimeout(commandTimeout);
                 return parsedUri;
             }
             RedisURI uri;
             try {
-                uri = RedisURI.create(redisUri);
+                uri = RedisURI.create(text);
             } catch (RuntimeException e) {
                 // No cause: the parser's message quotes the URI, password included.
-                throw new IllegalArgumentException("redisUri '" + RedisUris.mask(redisUri) + "' is not a valid Redis URI: "
-                        + RedisUris.parseFailure(redisUri, e)
+                throw new IllegalArgumentException("redisUri '" + RedisUris.mask(text) + "' is not a valid Redis URI: "
+                        + RedisUris.parseFailure(text, e)
                         + ". Expected redis://[[user]:password@]host[:port][/database] or rediss://...");
             }
             uri.setTimeout(commandTimeout);

@@ -1,6 +1,7 @@
 package io.distlock.core.internal.engine;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
+import org.jspecify.annotations.Nullable;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -51,7 +52,7 @@ public final class Hold {
     /** Releases sent and not answered yet. */
     @GuardedBy("this")
     private int releasing;
-    /** The hold last taken out for release. */
+    /** The hold last taken out for release; the first hold until one is. */
     @GuardedBy("this")
     private String lastTaken;
     /**
@@ -76,6 +77,7 @@ public final class Hold {
         this.holderId = holderId;
         this.protocol = protocol;
         this.held.add(holdId);
+        this.lastTaken = holdId;
         this.renewalId = holdId;
         this.handOffs = handOffs;
         this.token = token;
@@ -189,7 +191,7 @@ public final class Hold {
     }
 
     /** @return the holder's latest hold Redis confirmed that nobody is releasing, or {@code null} */
-    synchronized String latestHoldId() {
+    synchronized @Nullable String latestHoldId() {
         return held.peekLast();
     }
 
@@ -217,7 +219,7 @@ public final class Hold {
      *               without an answer is sent again first (it may or may not have happened)
      * @return what to release, or {@code null} if there is no such hold
      */
-    synchronized Release takeForRelease(String holdId) {
+    synchronized @Nullable Release takeForRelease(@Nullable String holdId) {
         boolean retry;
         String taken;
         if (holdId != null) {

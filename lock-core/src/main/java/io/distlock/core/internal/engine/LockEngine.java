@@ -8,6 +8,7 @@ import io.distlock.core.internal.pubsub.WakeUpChannel;
 import io.distlock.core.internal.scripts.ScriptExecutor;
 import io.distlock.core.internal.watchdog.LeaseWatchdog;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -95,7 +96,7 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
      */
     public LockEngine(String clientId, String keyPrefix, long watchdogLeaseMillis, long commandTimeoutMillis,
                       long fairSlotMillis, RedisConnections connections, ScheduledExecutorService scheduler,
-                      Executor callers, LockEvents events, ReplicaAcks replicaAcks) {
+                      Executor callers, LockEvents events, @Nullable ReplicaAcks replicaAcks) {
         this.clientId = clientId;
         this.keyPrefix = keyPrefix;
         this.watchdogLeaseMillis = watchdogLeaseMillis;
@@ -141,7 +142,7 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
         return 2 * commandTimeoutMillis + 10_000;
     }
 
-    private static LockProtocol replicated(LockProtocol protocol, ReplicaAcks replicaAcks) {
+    private static LockProtocol replicated(LockProtocol protocol, @Nullable ReplicaAcks replicaAcks) {
         return replicaAcks == null ? protocol : new ReplicatedProtocol(protocol, replicaAcks);
     }
 
@@ -302,7 +303,7 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
      * @param holderId the holder
      * @return this client's hold of that lock by that holder, or {@code null}
      */
-    public Hold hold(LockKeys keys, LockProtocol protocol, String holderId) {
+    public @Nullable Hold hold(LockKeys keys, LockProtocol protocol, String holderId) {
         return holds.get(new HoldKey(keys.lockKey(), protocol.type(), holderId));
     }
 
@@ -356,7 +357,7 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
      * @throws LockLostException if this client already found that hold's lease lost: the holder
      *                           re-enters a lock it no longer has
      */
-    Hold holdToReenter(LockKeys keys, LockProtocol protocol, String holderId, boolean thread) {
+    @Nullable Hold holdToReenter(LockKeys keys, LockProtocol protocol, String holderId, boolean thread) {
         Hold hold = hold(keys, protocol, holderId);
         if (hold == null || (thread && endIfLeaseRanOut(hold))) {
             return null;
@@ -424,7 +425,7 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
      * @param holderId the holder
      * @return the answer to the {@code unlock()}, or {@code null} if the holder is owed none
      */
-    CompletableFuture<Void> unlockEnded(LockKeys keys, LockProtocol protocol, String holderId) {
+    @Nullable CompletableFuture<Void> unlockEnded(LockKeys keys, LockProtocol protocol, String holderId) {
         Hold[] ended = new Hold[1];
         Hold.Release[] taken = new Hold.Release[1];
         endedUnreleased.computeIfPresent(new HoldKey(keys.lockKey(), protocol.type(), holderId), (key, holds) -> {
@@ -629,7 +630,7 @@ public final class LockEngine implements LeaseWatchdog.RenewalOutcomes {
      * @return another holder's hold of that lock in this client (possibly being released: its
      *         release then hands the lock on or publishes it), not known to be lost, or {@code null}
      */
-    Hold heldByAnotherLocalHolder(LockKeys keys, String holderId) {
+    @Nullable Hold heldByAnotherLocalHolder(LockKeys keys, String holderId) {
         Hold hold = exclusiveHolds.get(keys.lockKey());
         return hold == null || hold.holderId().equals(holderId) || hold.lost() ? null : hold;
     }

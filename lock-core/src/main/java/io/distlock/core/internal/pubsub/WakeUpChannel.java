@@ -1,6 +1,7 @@
 package io.distlock.core.internal.pubsub;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
+import org.jspecify.annotations.Nullable;
 
 import java.util.ArrayDeque;
 import java.util.HashSet;
@@ -264,7 +265,7 @@ public final class WakeUpChannel<T> {
      * @param eligible which sleepers may be claimed
      * @return the claimed sleeper, or {@code null} if no such sleeper sleeps
      */
-    public T claimFirst(Predicate<T> eligible) {
+    public @Nullable T claimFirst(Predicate<T> eligible) {
         while (true) {
             Sleep<T> claimed = null;
             lock.lock();
@@ -296,7 +297,7 @@ public final class WakeUpChannel<T> {
     }
 
     /** Ends the first sleep that is still running with {@code how}. */
-    private Sleep<T> takeFirst(Wake how) {
+    private @Nullable Sleep<T> takeFirst(Wake how) {
         while (true) {
             Sleep<T> sleep;
             lock.lock();
