@@ -5,6 +5,10 @@
  *
  * <p>Micrometer is optional: its modules are needed only by an application that hands the client an
  * {@code ObservationRegistry} or a {@code MeterRegistry}, and then brings them itself.
+ *
+ * <p>Every package is {@code @NullMarked} (JSpecify): nothing is null unless declared
+ * {@code @Nullable}. Those annotations, and Error Prone's that the build's own checks read, are
+ * needed at compile time only.
  */
 module io.distlock.core {
     exports io.distlock.core;
@@ -18,4 +22,6 @@ module io.distlock.core {
     requires static transitive micrometer.observation;
     requires static transitive micrometer.core;
     requires static transitive micrometer.commons;
+    requires static transitive org.jspecify;
+    requires static com.google.errorprone.annotations;
 }

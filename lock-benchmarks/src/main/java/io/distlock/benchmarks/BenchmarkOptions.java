@@ -114,55 +114,42 @@ public record BenchmarkOptions(Optional<String> redisUri, int threads, int round
     }
 
     private BenchmarkOptions with(String key, String value) {
-        switch (key) {
-            case "redis-uri":
+        return switch (key) {
+            case "redis-uri" -> {
                 if (value.isBlank()) {
                     throw new IllegalArgumentException("--redis-uri must not be empty");
                 }
-                return new BenchmarkOptions(Optional.of(value), threads, rounds, warmup, measurement, scenarios,
+                yield new BenchmarkOptions(Optional.of(value), threads, rounds, warmup, measurement, scenarios,
                         watchdog, processes, reportDir);
-            case "threads":
-                return new BenchmarkOptions(redisUri, positiveInt(key, value), rounds, warmup, measurement, scenarios,
-                        watchdog, processes, reportDir);
-            case "rounds":
-                return new BenchmarkOptions(redisUri, threads, positiveInt(key, value), warmup, measurement, scenarios,
-                        watchdog, processes, reportDir);
-            case "warmup-seconds":
-                return new BenchmarkOptions(redisUri, threads, rounds, seconds(key, value, true), measurement,
-                        scenarios, watchdog, processes, reportDir);
-            case "seconds":
-                return new BenchmarkOptions(redisUri, threads, rounds, warmup, seconds(key, value, false), scenarios,
-                        watchdog, processes, reportDir);
-            case "scenarios":
-                return new BenchmarkOptions(redisUri, threads, rounds, warmup, measurement, scenarioList(value),
-                        watchdog, processes, reportDir);
-            case "watchdog-locks":
-                return withWatchdog(new WatchdogOptions(positiveInt(key, value), watchdog.hold(), watchdog.timeout(),
-                        watchdog.renewalListener()));
-            case "watchdog-seconds":
-                return withWatchdog(new WatchdogOptions(watchdog.locks(), seconds(key, value, false),
-                        watchdog.timeout(), watchdog.renewalListener()));
-            case "watchdog-timeout-seconds":
-                return withWatchdog(new WatchdogOptions(watchdog.locks(), watchdog.hold(),
-                        seconds(key, value, false), watchdog.renewalListener()));
-            case "watchdog-renewal-listener":
-                return withWatchdog(new WatchdogOptions(watchdog.locks(), watchdog.hold(), watchdog.timeout(),
-                        bool(key, value)));
-            case "processes":
-                return withProcesses(new ProcessOptions(positiveInt(key, value), processes.threads(),
-                        processes.warmup()));
-            case "process-threads":
-                return withProcesses(new ProcessOptions(processes.processes(), positiveInt(key, value),
-                        processes.warmup()));
-            case "process-warmup-seconds":
-                return withProcesses(new ProcessOptions(processes.processes(), processes.threads(),
-                        seconds(key, value, true)));
-            case "report-dir":
-                return new BenchmarkOptions(redisUri, threads, rounds, warmup, measurement, scenarios, watchdog,
-                        processes, directory(key, value));
-            default:
-                throw new IllegalArgumentException("unknown option --" + key);
-        }
+            }
+            case "threads" -> new BenchmarkOptions(redisUri, positiveInt(key, value), rounds, warmup, measurement,
+                    scenarios, watchdog, processes, reportDir);
+            case "rounds" -> new BenchmarkOptions(redisUri, threads, positiveInt(key, value), warmup, measurement,
+                    scenarios, watchdog, processes, reportDir);
+            case "warmup-seconds" -> new BenchmarkOptions(redisUri, threads, rounds, seconds(key, value, true),
+                    measurement, scenarios, watchdog, processes, reportDir);
+            case "seconds" -> new BenchmarkOptions(redisUri, threads, rounds, warmup, seconds(key, value, false),
+                    scenarios, watchdog, processes, reportDir);
+            case "scenarios" -> new BenchmarkOptions(redisUri, threads, rounds, warmup, measurement,
+                    scenarioList(value), watchdog, processes, reportDir);
+            case "watchdog-locks" -> withWatchdog(new WatchdogOptions(positiveInt(key, value), watchdog.hold(),
+                    watchdog.timeout(), watchdog.renewalListener()));
+            case "watchdog-seconds" -> withWatchdog(new WatchdogOptions(watchdog.locks(), seconds(key, value, false),
+                    watchdog.timeout(), watchdog.renewalListener()));
+            case "watchdog-timeout-seconds" -> withWatchdog(new WatchdogOptions(watchdog.locks(), watchdog.hold(),
+                    seconds(key, value, false), watchdog.renewalListener()));
+            case "watchdog-renewal-listener" -> withWatchdog(new WatchdogOptions(watchdog.locks(), watchdog.hold(),
+                    watchdog.timeout(), bool(key, value)));
+            case "processes" -> withProcesses(new ProcessOptions(positiveInt(key, value), processes.threads(),
+                    processes.warmup()));
+            case "process-threads" -> withProcesses(new ProcessOptions(processes.processes(), positiveInt(key, value),
+                    processes.warmup()));
+            case "process-warmup-seconds" -> withProcesses(new ProcessOptions(processes.processes(),
+                    processes.threads(), seconds(key, value, true)));
+            case "report-dir" -> new BenchmarkOptions(redisUri, threads, rounds, warmup, measurement, scenarios,
+                    watchdog, processes, directory(key, value));
+            default -> throw new IllegalArgumentException("unknown option --" + key);
+        };
     }
 
     private BenchmarkOptions withWatchdog(WatchdogOptions changed) {

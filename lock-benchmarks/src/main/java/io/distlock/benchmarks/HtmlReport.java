@@ -23,18 +23,18 @@ final class HtmlReport {
     static final String PAGE = "index.html";
 
     private static final String TITLE = "distlock vs Redisson lock benchmark";
-    private static final String STYLE = String.join("\n",
-            "body{font-family:system-ui,-apple-system,\"Segoe UI\",Helvetica,Arial,sans-serif;color:#111827;"
-                    + "background:#ffffff;max-width:960px;margin:2rem auto;padding:0 1rem;line-height:1.45}",
-            "table{border-collapse:collapse;margin:1rem 0}",
-            "th,td{border:1px solid #d1d5db;padding:0.3rem 0.6rem;text-align:left;vertical-align:top}",
-            "th{background:#f3f4f6;font-weight:600}",
-            "td.number{text-align:right}",
-            "figure{margin:1.5rem 0}",
-            "figure svg{display:block;max-width:100%;height:auto}",
-            "figcaption{font-size:0.85rem;color:#4b5563}",
-            ".met{color:#15803d}",
-            ".unmet{color:#b91c1c}");
+    private static final String STYLE = """
+            body{font-family:system-ui,-apple-system,"Segoe UI",Helvetica,Arial,sans-serif;color:#111827;\
+            background:#ffffff;max-width:960px;margin:2rem auto;padding:0 1rem;line-height:1.45}
+            table{border-collapse:collapse;margin:1rem 0}
+            th,td{border:1px solid #d1d5db;padding:0.3rem 0.6rem;text-align:left;vertical-align:top}
+            th{background:#f3f4f6;font-weight:600}
+            td.number{text-align:right}
+            figure{margin:1.5rem 0}
+            figure svg{display:block;max-width:100%;height:auto}
+            figcaption{font-size:0.85rem;color:#4b5563}
+            .met{color:#15803d}
+            .unmet{color:#b91c1c}""";
 
     private final StringBuilder html = new StringBuilder();
     private final Map<String, String> charts = new LinkedHashMap<>();

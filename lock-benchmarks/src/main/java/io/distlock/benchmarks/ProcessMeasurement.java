@@ -20,6 +20,8 @@ import java.util.List;
  * @param waits            percentiles of the time inside {@code lock()}
  * @param maxWaitNanos     the longest time inside {@code lock()}
  */
+// A measurement is never compared: perProcess is the counts as recorded, which the printer reads.
+@SuppressWarnings("ArrayRecordComponent")
 public record ProcessMeasurement(String backend, int names, long windowNanos, long acquisitions, long crossHandOffs,
                                  long longestStreak, long[] perProcess, Latency waits, long maxWaitNanos) {
 

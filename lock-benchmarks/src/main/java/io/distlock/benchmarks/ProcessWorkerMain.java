@@ -83,11 +83,15 @@ public final class ProcessWorkerMain {
                         DataOutputStream out = new DataOutputStream(bytes);
                         return latencies -> {
                             int lock = names == 1 ? 0 : ThreadLocalRandom.current().nextInt(names);
+                            long acquired;
                             long start = System.nanoTime();
                             locks.get(lock).lock();
-                            long acquired = System.nanoTime();
-                            counters[lock]++;  // the critical section: guarded by the lock
-                            locks.get(lock).unlock();
+                            try {
+                                acquired = System.nanoTime();
+                                counters[lock]++;  // the critical section: guarded by the lock
+                            } finally {
+                                locks.get(lock).unlock();
+                            }
                             if (acquired - startNanos >= 0 && acquired - endNanos < 0) {
                                 new AcquisitionRecord(process, lock, acquired, acquired - start).writeTo(out);
                             }

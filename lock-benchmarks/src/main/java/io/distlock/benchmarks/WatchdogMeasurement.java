@@ -43,7 +43,7 @@ public record WatchdogMeasurement(String backend, int locks, int batchSize, long
 
     /** @return the fewest calls a round can take: locks over batch size, rounded up */
     public long minCallsPerRound() {
-        return (locks + batchSize - 1) / batchSize;
+        return ((long) locks + batchSize - 1) / batchSize;
     }
 
     /** @return CPU time of the JVM in the hold window, as a share of one core (100 = one core busy) */

@@ -4,6 +4,7 @@ import io.distlock.core.internal.engine.RedisFailures;
 import io.distlock.core.internal.engine.Lease;
 import io.distlock.core.internal.engine.RetrySafeRelease;
 import io.distlock.core.internal.engine.SettableLease;
+import org.jspecify.annotations.Nullable;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -116,7 +117,7 @@ final class CompositeLocks {
      *         through a view of theirs (so that their public types implement no engine interface);
      *         {@code null} for any other lock (e.g. an application's own)
      */
-    static SettableLease settable(RedisLock lock) {
+    static @Nullable SettableLease settable(RedisLock lock) {
         if (lock instanceof SettableLease engineLock) {
             return engineLock;
         }
@@ -172,7 +173,7 @@ final class CompositeLocks {
                 } catch (InterruptedException e) {
                     interrupted = true;  // keep waiting for the same answer
                 } catch (ExecutionException e) {
-                    throw unchecked(e.getCause());
+                    throw unchecked(e);
                 }
             }
         } finally {

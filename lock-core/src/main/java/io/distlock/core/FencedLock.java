@@ -1,5 +1,7 @@
 package io.distlock.core;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -58,5 +60,5 @@ public interface FencedLock extends RedisLock {
      * @throws InterruptedException if interrupted while waiting; nothing is held then
      * @throws LockException        if Redis cannot be reached or does not answer in time
      */
-    Long tryLockAndGetToken(long waitTime, long leaseTime, TimeUnit unit) throws InterruptedException;
+    @Nullable Long tryLockAndGetToken(long waitTime, long leaseTime, TimeUnit unit) throws InterruptedException;
 }

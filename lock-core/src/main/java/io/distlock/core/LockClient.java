@@ -19,6 +19,7 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.resource.ClientResources;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -89,7 +90,7 @@ public final class LockClient implements AutoCloseable {
         this.engine = new LockEngine(clientId, keyPrefix, watchdogTimeout.toMillis(),
                 builder.commandTimeout.toMillis(), builder.fairSlotTimeout.toMillis(), connections, scheduler, callers,
                 events,
-                builder.ackReplicas == 0 ? null
+                builder.ackTimeout == null ? null
                         : new ReplicaAcks(connections, builder.ackReplicas, builder.ackTimeout.toMillis()));
     }
 
@@ -127,10 +128,10 @@ public final class LockClient implements AutoCloseable {
 
     /**
      * @param name the lock's name, e.g. {@code "order:42"}; any non-blank text not starting with
-     *             {@code '}'} (braces elsewhere are fine: the keys' hash tag stays non-empty)
+     *             <code>'&#125;'</code> (braces elsewhere are fine: the keys' hash tag stays non-empty)
      * @return the reentrant lock of that name
      * @throws NullPointerException     if name is null
-     * @throws IllegalArgumentException if name is blank or starts with {@code '}'}
+     * @throws IllegalArgumentException if name is blank or starts with <code>'&#125;'</code>
      * @throws IllegalStateException    if the client is closed
      */
     public RedisLock getLock(String name) {
@@ -337,23 +338,23 @@ public final class LockClient implements AutoCloseable {
      */
     public static final class Builder {
 
-        private String redisUri;
-        private RedisURI parsedUri;
-        private RedisClient redisClient;
-        private RedisClusterClient clusterClient;
-        private List<RedisURI> clusterNodes;
+        private @Nullable String redisUri;
+        private @Nullable RedisURI parsedUri;
+        private @Nullable RedisClient redisClient;
+        private @Nullable RedisClusterClient clusterClient;
+        private @Nullable List<RedisURI> clusterNodes;
         private String keyPrefix = DEFAULT_KEY_PREFIX;
         private Duration watchdogTimeout = DEFAULT_WATCHDOG_TIMEOUT;
         private Duration commandTimeout = DEFAULT_COMMAND_TIMEOUT;
         private Duration fairSlotTimeout = DEFAULT_FAIR_SLOT_TIMEOUT;
         private int ackReplicas;
-        private Duration ackTimeout;
-        private SslOptions sslOptions;
-        private ClientResources clientResources;
+        private @Nullable Duration ackTimeout;
+        private @Nullable SslOptions sslOptions;
+        private @Nullable ClientResources clientResources;
         private final List<LockListener> listeners = new ArrayList<>();
-        private ObservationRegistry observationRegistry;
-        private MeterRegistry meterRegistry;
-        private String reportedLockType;
+        private @Nullable ObservationRegistry observationRegistry;
+        private @Nullable MeterRegistry meterRegistry;
+        private @Nullable String reportedLockType;
 
         private Builder() {
         }
@@ -464,7 +465,7 @@ public final class LockClient implements AutoCloseable {
 
         /**
          * @param prefix prefix of every key, default {@code "distlock:"}; must not contain
-         *               {@code '{'} or {@code '}'} (the lock name is the hash tag)
+         *               <code>'&#123;'</code> or <code>'&#125;'</code> (the lock name is the hash tag)
          * @return this builder
          */
         public Builder keyPrefix(String prefix) {
@@ -543,7 +544,7 @@ public final class LockClient implements AutoCloseable {
          *                 keeps its own timeouts, so keep this shorter than those)
          * @return this builder
          */
-        public Builder replicaAcks(int replicas, Duration timeout) {
+        public Builder replicaAcks(int replicas, @Nullable Duration timeout) {
             if (replicas < 0) {
                 throw new InvalidLockSettingException(LockSetting.REPLICA_ACKS_REPLICAS, "'" + replicas
                         + "' is negative", "Use 0 to turn replica acknowledgements off, or the number of replicas "
@@ -582,7 +583,7 @@ public final class LockClient implements AutoCloseable {
          * @param registry the registry; {@code null} or {@link ObservationRegistry#NOOP} observes nothing
          * @return this builder
          */
-        public Builder observationRegistry(ObservationRegistry registry) {
+        public Builder observationRegistry(@Nullable ObservationRegistry registry) {
             this.observationRegistry = registry;
             return this;
         }
@@ -604,7 +605,7 @@ public final class LockClient implements AutoCloseable {
          * @param registry the registry; {@code null} publishes no meters
          * @return this builder
          */
-        public Builder meterRegistry(MeterRegistry registry) {
+        public Builder meterRegistry(@Nullable MeterRegistry registry) {
             this.meterRegistry = registry;
             return this;
         }
@@ -660,7 +661,7 @@ public final class LockClient implements AutoCloseable {
         public LockClient build() {
             RedisTarget target = new RedisTarget(redisUri, parsedUri, redisClient, clusterClient, clusterNodes,
                     sslOptions, clientResources);
-            if (ackReplicas > 0 && ackTimeout.compareTo(commandTimeout) >= 0) {
+            if (ackTimeout != null && ackTimeout.compareTo(commandTimeout) >= 0) {
                 throw new InvalidLockSettingException(LockSetting.REPLICA_ACKS_TIMEOUT, "'" + millis(ackTimeout)
                         + "' is not shorter than the command timeout (" + millis(commandTimeout) + ")",
                         "Use a shorter one such as 500ms: the client would give up on WAIT before Redis answers.");

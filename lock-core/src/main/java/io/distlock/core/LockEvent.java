@@ -1,5 +1,7 @@
 package io.distlock.core;
 
+import org.jspecify.annotations.Nullable;
+
 import java.time.Duration;
 import java.util.Objects;
 
@@ -30,8 +32,8 @@ public record LockEvent(
         int holdCount,
         Duration duration,
         boolean waited,
-        Failure failure,
-        Throwable cause) {
+        @Nullable Failure failure,
+        @Nullable Throwable cause) {
 
     /** Why an acquisition failed. */
     public enum Failure {

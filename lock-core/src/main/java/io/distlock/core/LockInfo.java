@@ -1,5 +1,7 @@
 package io.distlock.core;
 
+import org.jspecify.annotations.Nullable;
+
 import java.time.Duration;
 import java.time.Instant;
 
@@ -19,7 +21,7 @@ import java.time.Instant;
  * @param watchdog       whether the watchdog renews the lease (never while waiting)
  */
 public record LockInfo(String name, String type, State state, String holderId, int holdCount,
-                       Duration remainingLease, Instant since, boolean watchdog) {
+                       @Nullable Duration remainingLease, Instant since, boolean watchdog) {
 
     /** Whether the lock is held or waited for. */
     public enum State {

@@ -1,5 +1,7 @@
 package io.distlock.core;
 
+import org.jspecify.annotations.Nullable;
+
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
@@ -24,7 +26,7 @@ public final class LockTemplate {
 
     private final LockClient client;
     private final Duration defaultWaitTime;
-    private final Duration defaultLeaseTime;
+    private final @Nullable Duration defaultLeaseTime;
 
     /**
      * A template whose default wait time is zero (try once).
@@ -49,7 +51,7 @@ public final class LockTemplate {
      * @param defaultLeaseTime used when a call passes {@code null} as its lease time; {@code null}
      *                         or zero means the watchdog keeps the lease until release
      */
-    public LockTemplate(LockClient client, Duration defaultWaitTime, Duration defaultLeaseTime) {
+    public LockTemplate(LockClient client, Duration defaultWaitTime, @Nullable Duration defaultLeaseTime) {
         this.client = Objects.requireNonNull(client, "client must not be null");
         this.defaultWaitTime = checkNotNegative(Objects.requireNonNull(defaultWaitTime,
                 "defaultWaitTime must not be null"), "defaultWaitTime");
@@ -68,7 +70,8 @@ public final class LockTemplate {
      * @throws LockAcquisitionException if the lock was not acquired in time
      * @throws LockLostException        if the lease was lost before the action finished
      */
-    public <T> T execute(String name, Duration waitTime, Duration leaseTime, Supplier<T> action) {
+    public <T extends @Nullable Object> T execute(String name, @Nullable Duration waitTime,
+                                                  @Nullable Duration leaseTime, Supplier<T> action) {
         Objects.requireNonNull(action, "action must not be null");
         try (LockHandle ignored = acquire(name, waitTime, leaseTime)) {
             return action.get();
@@ -84,7 +87,7 @@ public final class LockTemplate {
      * @param action    the work
      * @throws LockAcquisitionException if the lock was not acquired in time
      */
-    public void run(String name, Duration waitTime, Duration leaseTime, Runnable action) {
+    public void run(String name, @Nullable Duration waitTime, @Nullable Duration leaseTime, Runnable action) {
         Objects.requireNonNull(action, "action must not be null");
         execute(name, waitTime, leaseTime, () -> {
             action.run();
@@ -101,7 +104,7 @@ public final class LockTemplate {
      * @return the handle
      * @throws LockAcquisitionException if the lock was not acquired in time or the wait was interrupted
      */
-    public LockHandle acquire(String name, Duration waitTime, Duration leaseTime) {
+    public LockHandle acquire(String name, @Nullable Duration waitTime, @Nullable Duration leaseTime) {
         Duration wait = waitTime == null ? defaultWaitTime : checkNotNegative(waitTime, "waitTime");
         Duration lease = leaseTime == null ? defaultLeaseTime : checkNotNegative(leaseTime, "leaseTime");
         RedisLock lock = client.getLock(name);

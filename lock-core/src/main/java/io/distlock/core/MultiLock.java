@@ -2,6 +2,7 @@ package io.distlock.core;
 
 import io.distlock.core.internal.engine.Lease;
 import io.distlock.core.internal.engine.SettableLease;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -357,7 +358,7 @@ public final class MultiLock implements RedisLock {
      * @param primary a failure already on its way to the caller: release failures are suppressed
      *                in it; if {@code null}, the first release failure is thrown
      */
-    private void releaseFirst(int count, Throwable primary) {
+    private void releaseFirst(int count, @Nullable Throwable primary) {
         RuntimeException first = null;
         for (int i = count - 1; i >= 0; i--) {
             try {
@@ -402,7 +403,7 @@ public final class MultiLock implements RedisLock {
         private final Lease lease;
         private final String holderId;
         private final long sinceNanos = System.nanoTime();
-        private volatile CompletableFuture<Boolean> step;
+        private volatile @Nullable CompletableFuture<Boolean> step;
 
         AsyncAcquisition(long deadline, Lease lease, String holderId) {
             this.deadline = deadline;

@@ -2,6 +2,7 @@ package io.distlock.core;
 
 import io.distlock.core.internal.engine.Lease;
 import io.distlock.core.internal.engine.SettableLease;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -60,7 +61,7 @@ public final class RedLock implements RedisLock {
 
     private final List<RedisLock> locks;
     private final int quorum;
-    private final Duration attemptTimeout;
+    private final @Nullable Duration attemptTimeout;
     /**
      * Per holder, the masters that granted each of its holds, latest last: an unlock releases
      * exactly the masters of the hold it ends (re-entries may be granted by other masters).
@@ -80,7 +81,7 @@ public final class RedLock implements RedisLock {
      *                       tenth of an explicit lease (at most 500 ms), or 500 ms for the watchdog
      * @param locks          the lock of the same name on each independent master
      */
-    public RedLock(Duration attemptTimeout, List<? extends RedisLock> locks) {
+    public RedLock(@Nullable Duration attemptTimeout, List<? extends RedisLock> locks) {
         Objects.requireNonNull(locks, "locks must not be null");
         locks.forEach(lock -> Objects.requireNonNull(lock, "locks must not contain null"));
         if (locks.isEmpty()) {
@@ -498,7 +499,7 @@ public final class RedLock implements RedisLock {
             });
             throw e;
         } catch (ExecutionException e) {
-            throw unchecked(e.getCause());
+            throw unchecked(e);
         }
     }
 

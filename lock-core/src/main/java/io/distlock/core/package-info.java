@@ -6,4 +6,7 @@
  * (Lua), {@code pubsub} (wake-ups) and {@code watchdog} (lease renewal); the module exports none of
  * it, and it changes without notice. No Spring here.
  */
+@NullMarked
 package io.distlock.core;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,5 +1,6 @@
 package io.distlock.core;
 
+import com.google.errorprone.annotations.Immutable;
 import io.distlock.core.internal.engine.Lease;
 import io.distlock.core.internal.engine.SettableLease;
 import io.distlock.test.RedisExtension;
@@ -233,6 +234,7 @@ class MultiLockTest {
             this.call = call;
         }
 
+        @Immutable
         interface Call {
             boolean on(MultiLock lock) throws Exception;
         }
@@ -262,7 +264,7 @@ class MultiLockTest {
     void aComponentLostWhileWaitingForTheOthersFailsTheAcquisitionAndIsReported(Acquire acquire) throws Exception {
         RecordingListener events = new RecordingListener();
         LockClient a = clients.open(redis.server(0), builder -> builder.listener(new SlowLossListener())
-                .listener(events).watchdogTimeout(Duration.ofMillis(1_000)));
+                .listener(events).watchdogTimeout(Duration.ofSeconds(1)));
         LockClient b = clients.open(redis.server(1));
         String first = "lost-a-" + acquire;
         String last = "lost-b-" + acquire;

@@ -1,5 +1,7 @@
 package io.distlock.core;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -34,7 +36,7 @@ public final class ReplyDroppingProxy implements AutoCloseable {
     /** What becomes of a new connection. */
     private enum Admission { PASS, HOLD, RESET }
 
-    /** Guarded by this. */
+    @GuardedBy("this")
     private Admission admission = Admission.PASS;
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     /** The clients' ends of the connections passed on (a subset of {@link #sockets}). */

@@ -47,7 +47,7 @@ class CrossProcessExclusionTest {
             long overlaps = 0;
             long errors = 0;
             for (JavaProcess worker : workers) {
-                Map<String, Long> result = ChildReport.parse(worker.awaitLine("RESULT", Duration.ofSeconds(120)));
+                Map<String, Long> result = ChildReport.parse(worker.awaitLine("RESULT", Duration.ofMinutes(2)));
                 cycles += result.get("cycles");
                 overlaps += result.get("overlaps");
                 errors += result.get("errors");

@@ -6,4 +6,7 @@
  * connection, startup checks), {@code aop} (the advice that takes and releases the locks),
  * {@code actuate} (health and the {@code distlock} endpoint) and {@code metrics}.
  */
+@NullMarked
 package io.distlock.spring;
+
+import org.jspecify.annotations.NullMarked;

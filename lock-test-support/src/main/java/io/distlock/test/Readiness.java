@@ -7,7 +7,7 @@ import java.util.function.BooleanSupplier;
 /** Bounded polling until a server answers PING. */
 final class Readiness {
 
-    private static final Duration PROBE_TIMEOUT = Duration.ofMillis(1000);
+    private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(1);
 
     private Readiness() {
     }

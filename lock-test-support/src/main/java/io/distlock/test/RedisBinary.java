@@ -70,15 +70,11 @@ public final class RedisBinary {
      * @throws IllegalArgumentException for {@link RedisMode#DOCKER}
      */
     public static RedisBinary forMode(RedisMode mode) {
-        switch (mode) {
-            case EMBEDDED:
-                return embedded();
-            case PROCESS:
-            case AUTO:
-                return discover();
-            default:
-                throw new IllegalArgumentException("Mode " + mode + " does not use a local binary");
-        }
+        return switch (mode) {
+            case EMBEDDED -> embedded();
+            case PROCESS, AUTO -> discover();
+            case DOCKER -> throw new IllegalArgumentException("Mode " + mode + " does not use a local binary");
+        };
     }
 
     /**

@@ -200,20 +200,14 @@ public final class RespConnection implements AutoCloseable {
             throw new EOFException("connection closed by server");
         }
         String line = readLine();
-        switch (type) {
-            case '+':
-                return line;
-            case '-':
-                throw new RedisReplyException(line);
-            case ':':
-                return Long.parseLong(line);
-            case '$':
-                return readBulk(Integer.parseInt(line));
-            case '*':
-                return readArray(Integer.parseInt(line));
-            default:
-                throw new IOException("Unexpected RESP type byte '" + (char) type + "' followed by: " + line);
-        }
+        return switch (type) {
+            case '+' -> line;
+            case '-' -> throw new RedisReplyException(line);
+            case ':' -> Long.parseLong(line);
+            case '$' -> readBulk(Integer.parseInt(line));
+            case '*' -> readArray(Integer.parseInt(line));
+            default -> throw new IOException("Unexpected RESP type byte '" + (char) type + "' followed by: " + line);
+        };
     }
 
     private String readBulk(int length) throws IOException {

@@ -10,9 +10,11 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import org.jspecify.annotations.Nullable;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -53,7 +55,6 @@ public class LockMetrics implements MeterBinder {
     private final List<LockClient> redLockMasters;
     private final Map<MeterKey, LockMeters> meters = new ConcurrentHashMap<>();
     private final AtomicBoolean bound = new AtomicBoolean();
-    private volatile MeterRegistry registry;
 
     /** @param client the client whose locks are measured */
     public LockMetrics(LockClient client) {
@@ -85,12 +86,11 @@ public class LockMetrics implements MeterBinder {
                     + " (bind a CompositeMeterRegistry to publish to several)");
             return;
         }
-        this.registry = registry;
         Gauge.builder(LockMeterNames.WATCHDOG_LOCKS, this, LockMetrics::watchdogHolds)
                 .description("Holds whose lease the watchdog keeps renewing")
                 .register(registry);
-        client.addListener(new ClientEvents(client, null));
-        redLockMasters.forEach(master -> master.addListener(new ClientEvents(master, RED_LOCK_TYPE)));
+        client.addListener(new ClientEvents(registry, client, null));
+        redLockMasters.forEach(master -> master.addListener(new ClientEvents(registry, master, RED_LOCK_TYPE)));
     }
 
     private double watchdogHolds() {
@@ -98,15 +98,17 @@ public class LockMetrics implements MeterBinder {
     }
 
     /**
-     * The events of one client, counted under the type given or each event's own; timed here
-     * only if that client is not observed (then its observations are).
+     * The events of one client, counted in the registry under the type given or each event's own;
+     * timed here only if that client is not observed (then its observations are).
      */
     private final class ClientEvents implements LockListener {
 
+        private final MeterRegistry registry;
         private final boolean timed;
-        private final String type;
+        private final @Nullable String type;
 
-        ClientEvents(LockClient source, String type) {
+        ClientEvents(MeterRegistry registry, LockClient source, @Nullable String type) {
+            this.registry = registry;
             this.timed = !source.isObserved();
             this.type = type;
         }
@@ -194,7 +196,7 @@ public class LockMetrics implements MeterBinder {
         final Counter lost;
         private final MeterRegistry registry;
         private final Tags tags;
-        private volatile Timers timers;
+        private volatile @Nullable Timers timers;
 
         LockMeters(MeterRegistry registry, Tags tags) {
             this.registry = registry;
@@ -261,7 +263,7 @@ public class LockMetrics implements MeterBinder {
 
         /** @return the timer of an acquisition that failed so */
         Timer failed(LockEvent event) {
-            return switch (event.failure()) {
+            return switch (Objects.requireNonNull(event.failure())) {
                 case TIMEOUT -> timedOut;
                 case INTERRUPTED -> interrupted;
                 case ERROR -> acquireTimer("error",

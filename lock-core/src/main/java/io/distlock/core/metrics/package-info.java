@@ -6,4 +6,7 @@
  * registry to {@link io.distlock.core.LockClient.Builder#meterRegistry}, or bind a
  * {@code LockMetrics} yourself. The Spring Boot starter does the latter for its client.
  */
+@NullMarked
 package io.distlock.core.metrics;
+
+import org.jspecify.annotations.NullMarked;

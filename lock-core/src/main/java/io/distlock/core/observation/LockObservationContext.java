@@ -2,6 +2,7 @@ package io.distlock.core.observation;
 
 import io.distlock.core.metrics.LockMeterNames;
 import io.micrometer.observation.Observation;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What an observation of the lock engine is about: one acquisition ({@code distlock.acquire}) or
@@ -35,7 +36,7 @@ public class LockObservationContext extends Observation.Context {
     private final String lockName;
     private final String group;
     private final String lockType;
-    private volatile String result;
+    private volatile @Nullable String result;
 
     /**
      * @param kind     acquisition or hold
@@ -74,7 +75,7 @@ public class LockObservationContext extends Observation.Context {
      * @return for an ended acquisition, its outcome: {@code acquired}, {@code timeout},
      *         {@code interrupted} or {@code error}; otherwise {@code null}
      */
-    public String getResult() {
+    public @Nullable String getResult() {
         return result;
     }
 

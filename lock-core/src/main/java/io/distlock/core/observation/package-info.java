@@ -5,4 +5,7 @@
  * they are the {@code distlock.acquire} and {@code distlock.held} timers and their
  * {@code .active} long task timers.
  */
+@NullMarked
 package io.distlock.core.observation;
+
+import org.jspecify.annotations.NullMarked;

@@ -63,7 +63,7 @@ final class FaultInjector {
      */
     void run(long deadline) throws InterruptedException {
         while (true) {
-            long gapMs = 500 + random.nextInt(2_500);
+            long gapMs = 500L + random.nextInt(2_500);
             if (System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(gapMs) >= deadline) {
                 return;
             }
@@ -85,7 +85,7 @@ final class FaultInjector {
         long end;
         switch (kind) {
             case CLIENT_PAUSE_ALL, CLIENT_PAUSE_WRITE -> {
-                long millis = 200 + random.nextInt(1_300);
+                long millis = 200L + random.nextInt(1_300);
                 targets = targets();
                 onEach(targets, server -> server.command("CLIENT", "PAUSE", Long.toString(millis),
                         kind == FaultKind.CLIENT_PAUSE_ALL ? "ALL" : "WRITE"));
@@ -94,7 +94,7 @@ final class FaultInjector {
                 Thread.sleep(millis);
             }
             case DEBUG_SLEEP -> {
-                long millis = 200 + random.nextInt(1_300);
+                long millis = 200L + random.nextInt(1_300);
                 targets = targets();
                 onEach(targets, server -> server.command(Duration.ofMillis(millis + 10_000), "DEBUG", "SLEEP",
                         String.format(Locale.ROOT, "%.3f", millis / 1000.0)));
@@ -114,8 +114,8 @@ final class FaultInjector {
                 end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(KILL_AFTERMATH_MS);
             }
             case PROXY_DELAY -> {
-                long delayMs = 50 + random.nextInt(750);
-                long forMs = 500 + random.nextInt(2_000);
+                long delayMs = 50L + random.nextInt(750);
+                long forMs = 500L + random.nextInt(2_000);
                 proxy.delayReplies(delayMs);
                 try {
                     Thread.sleep(forMs);

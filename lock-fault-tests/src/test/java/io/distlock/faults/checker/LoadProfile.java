@@ -35,6 +35,8 @@ public enum LoadProfile {
     private final int maxHoldMs;
     private final int longHoldPercent;
     private final int shortLeasePercent;
+    // Private and never written after construction: the constants stay immutable.
+    @SuppressWarnings("ImmutableEnumChecker")
     private final int[] kindWeights;
 
     /**
@@ -78,10 +80,11 @@ public enum LoadProfile {
      */
     public LockKind kind(int roll) {
         int total = 0;
-        for (LockKind kind : LockKind.values()) {
-            total += kindWeights[kind.ordinal()];
+        LockKind[] kinds = LockKind.values();
+        for (int i = 0; i < kinds.length; i++) {
+            total += kindWeights[i];
             if (roll < total) {
-                return kind;
+                return kinds[i];
             }
         }
         throw new IllegalStateException(this + ": kind weights must add up to 100");

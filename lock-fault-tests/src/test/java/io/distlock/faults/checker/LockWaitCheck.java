@@ -88,7 +88,7 @@ final class LockWaitCheck {
         for (String lock : waiter.locks()) {
             String name = lock.substring(2);
             boolean exclusive = lock.startsWith("X:");
-            if (other.locks().contains("X:" + name) || exclusive && other.locks().contains("S:" + name)) {
+            if (other.locks().contains("X:" + name) || (exclusive && other.locks().contains("S:" + name))) {
                 return true;
             }
         }

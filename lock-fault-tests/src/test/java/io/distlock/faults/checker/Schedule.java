@@ -21,10 +21,10 @@ public final class Schedule {
     /** A RedLock's longest critical section: long enough for its contenders to meet. */
     private static final int RED_HOLD_MS = 300;
     /** Long watchdog holds last from here to {@link #LONG_HOLD_MS} + {@link #LONG_HOLD_SPREAD_MS}: several renewals. */
-    private static final int LONG_HOLD_MS = 4_000;
+    private static final long LONG_HOLD_MS = 4_000;
     private static final int LONG_HOLD_SPREAD_MS = 6_000;
     /** Short explicit leases: from here to {@link #SHORT_LEASE_MS} + 500 ms, held up to 1.2 s longer. */
-    private static final int SHORT_LEASE_MS = 300;
+    private static final long SHORT_LEASE_MS = 300;
 
     private final Random random;
     private final LoadProfile profile;

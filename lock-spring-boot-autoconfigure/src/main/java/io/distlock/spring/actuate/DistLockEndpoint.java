@@ -4,6 +4,7 @@ import io.distlock.core.LockClient;
 import io.distlock.core.LockInfo;
 import io.distlock.core.RedisUris;
 import io.distlock.spring.autoconfigure.DistLockProperties;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -58,15 +59,15 @@ public class DistLockEndpoint {
         return new ForcedRelease(name, released);
     }
 
-    private Map<String, Object> settings() {
+    private Map<String, @Nullable Object> settings() {
         DistLockProperties.Redis redis = properties.getRedis();
-        Map<String, Object> settings = new LinkedHashMap<>();
+        Map<String, @Nullable Object> settings = new LinkedHashMap<>();
         settings.put("keyPrefix", client.keyPrefix());
         settings.put("watchdogTimeout", client.watchdogTimeout());
         settings.put("commandTimeout", client.commandTimeout());
         settings.put("waitTime", properties.getWaitTime());
         settings.put("leaseTime", properties.getLeaseTime());
-        Map<String, Object> connection = new LinkedHashMap<>();
+        Map<String, @Nullable Object> connection = new LinkedHashMap<>();
         connection.put("url", redis.getUrl() == null ? null : RedisUris.mask(redis.getUrl()));
         connection.put("username", redis.getUsername());
         connection.put("password", redis.getPassword() == null ? null : "******");
@@ -85,7 +86,7 @@ public class DistLockEndpoint {
      * @param locks    what it holds and waits for
      * @param settings its settings, the password masked
      */
-    public record LocksDescriptor(String clientId, List<LockInfo> locks, Map<String, Object> settings) {
+    public record LocksDescriptor(String clientId, List<LockInfo> locks, Map<String, @Nullable Object> settings) {
     }
 
     /**

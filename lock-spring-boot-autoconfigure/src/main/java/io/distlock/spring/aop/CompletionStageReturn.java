@@ -3,6 +3,7 @@ package io.distlock.spring.aop;
 import io.distlock.spring.LockContext;
 import io.distlock.spring.OnFailure;
 import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -19,7 +20,7 @@ import java.util.concurrent.Executor;
 final class CompletionStageReturn implements ReturnStrategy {
 
     @Override
-    public Object invoke(MethodInvocation invocation, LockedCall call) throws Throwable {
+    public @Nullable Object invoke(MethodInvocation invocation, LockedCall call) throws Throwable {
         boolean acquired;
         try {
             acquired = call.acquire();

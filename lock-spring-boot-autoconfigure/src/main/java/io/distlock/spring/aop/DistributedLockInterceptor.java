@@ -5,6 +5,7 @@ import io.distlock.core.RedisLock;
 import io.distlock.spring.DistributedLock;
 import org.aopalliance.intercept.MethodInvocation;
 import org.aopalliance.intercept.MethodInterceptor;
+import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
 
 import java.util.List;
@@ -31,7 +32,7 @@ final class DistributedLockInterceptor implements MethodInterceptor {
     }
 
     @Override
-    public Object invoke(MethodInvocation invocation) throws Throwable {
+    public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
         Object target = invocation.getThis();
         Class<?> targetClass = target == null ? invocation.getMethod().getDeclaringClass()
                 : AopUtils.getTargetClass(target);

@@ -1,6 +1,7 @@
 package io.distlock.spring.aop;
 
 import io.distlock.spring.DistributedLock;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 
@@ -18,6 +19,6 @@ import java.time.Duration;
  * @param order             the advisor's order among the advice of a bean (lower runs first,
  *                          around the others)
  */
-public record LockAdviceSettings(Duration defaultWaitTime, Duration defaultLeaseTime, boolean redLockConfigured,
-                                 int order) {
+public record LockAdviceSettings(Duration defaultWaitTime, @Nullable Duration defaultLeaseTime,
+                                 boolean redLockConfigured, int order) {
 }

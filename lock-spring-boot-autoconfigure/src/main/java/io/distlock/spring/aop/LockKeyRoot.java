@@ -1,6 +1,7 @@
 package io.distlock.spring.aop;
 
 import io.distlock.spring.DistributedLock;
+import org.jspecify.annotations.Nullable;
 import java.lang.reflect.Method;
 
 /**
@@ -11,7 +12,10 @@ import java.lang.reflect.Method;
  * @param target      the bean
  * @param targetClass the bean's class
  */
-public record LockKeyRoot(Method method, Object[] args, Object target, Class<?> targetClass) {
+// #root.args is the method's argument array, as Spring's own expression roots hand it over; a root
+// is never compared.
+@SuppressWarnings("ArrayRecordComponent")
+public record LockKeyRoot(Method method, @Nullable Object[] args, @Nullable Object target, Class<?> targetClass) {
 
     /** @return the method's name, as {@code #root.methodName} */
     public String getMethodName() {
@@ -24,12 +28,12 @@ public record LockKeyRoot(Method method, Object[] args, Object target, Class<?> 
     }
 
     /** @return the arguments, as {@code #root.args} */
-    public Object[] getArgs() {
+    public @Nullable Object[] getArgs() {
         return args;
     }
 
     /** @return the bean, as {@code #root.target} */
-    public Object getTarget() {
+    public @Nullable Object getTarget() {
         return target;
     }
 

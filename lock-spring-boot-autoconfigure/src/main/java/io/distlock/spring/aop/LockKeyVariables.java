@@ -1,5 +1,6 @@
 package io.distlock.spring.aop;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.expression.Expression;
@@ -54,7 +55,7 @@ final class LockKeyVariables {
                 + String.join(", ", unknown) + ", which is not a parameter of the method: " + parameters);
     }
 
-    private static Set<String> known(int parameterCount, String[] names) {
+    private static Set<String> known(int parameterCount, String @Nullable [] names) {
         Set<String> known = new LinkedHashSet<>(List.of("root", "this"));
         for (int i = 0; i < parameterCount; i++) {
             known.add("p" + i);

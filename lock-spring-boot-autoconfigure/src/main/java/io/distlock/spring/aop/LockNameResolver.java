@@ -1,10 +1,12 @@
 package io.distlock.spring.aop;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.context.expression.BeanFactoryResolver;
 import org.springframework.context.expression.MethodBasedEvaluationContext;
 import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.ParameterNameDiscoverer;
+import org.springframework.expression.Expression;
 
 import java.lang.reflect.Array;
 import java.lang.reflect.Method;
@@ -32,8 +34,9 @@ final class LockNameResolver {
      * @return the lock names to hold, sorted
      * @throws IllegalArgumentException if the key evaluates to null, blank, or an empty collection
      */
-    List<String> lockNames(LockedMethod locked, Object[] args, Object target) {
-        if (locked.key() == null) {
+    List<String> lockNames(LockedMethod locked, @Nullable Object[] args, @Nullable Object target) {
+        Expression key = locked.key();
+        if (key == null) {
             return List.of(locked.name());
         }
         Method method = locked.method();
@@ -41,19 +44,20 @@ final class LockNameResolver {
                 : target.getClass());
         MethodBasedEvaluationContext context = new MethodBasedEvaluationContext(root, method, args, parameterNames);
         context.setBeanResolver(new BeanFactoryResolver(beanFactory));
-        Object value = locked.key().getValue(context);
+        Object value = key.getValue(context);
         TreeSet<String> names = new TreeSet<>();
         for (Object element : elements(value)) {
-            names.add(locked.name() + ":" + text(element, locked));
+            names.add(locked.name() + ":" + text(element, key, locked));
         }
         if (names.isEmpty()) {
-            throw new IllegalArgumentException(describe(locked) + " evaluated to an empty collection: nothing to lock");
+            throw new IllegalArgumentException(describe(key, locked)
+                    + " evaluated to an empty collection: nothing to lock");
         }
         return List.copyOf(names);
     }
 
-    private static List<Object> elements(Object value) {
-        List<Object> elements = new ArrayList<>();
+    private static List<@Nullable Object> elements(@Nullable Object value) {
+        List<@Nullable Object> elements = new ArrayList<>();
         if (value instanceof Collection<?> collection) {
             elements.addAll(collection);
         } else if (value != null && value.getClass().isArray()) {
@@ -66,16 +70,16 @@ final class LockNameResolver {
         return elements;
     }
 
-    private static String text(Object element, LockedMethod locked) {
+    private static String text(@Nullable Object element, Expression key, LockedMethod locked) {
         String text = element == null ? null : element.toString();
         if (text == null || text.isBlank()) {
-            throw new IllegalArgumentException(describe(locked) + " evaluated to "
+            throw new IllegalArgumentException(describe(key, locked) + " evaluated to "
                     + (text == null ? "null" : "a blank value") + "; the method was not run");
         }
         return text;
     }
 
-    private static String describe(LockedMethod locked) {
-        return "Lock key '" + locked.key().getExpressionString() + "' of lock '" + locked.name() + "'";
+    private static String describe(Expression key, LockedMethod locked) {
+        return "Lock key '" + key.getExpressionString() + "' of lock '" + locked.name() + "'";
     }
 }

@@ -7,9 +7,11 @@ import io.distlock.core.MultiLock;
 import io.distlock.core.RedisLock;
 import io.distlock.spring.DistributedLock;
 import io.distlock.spring.LockContext;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -103,7 +105,7 @@ final class LockedCall {
             throw new LockException("No answer from Redis while acquiring " + describe()
                     + "; check that Redis is running and reachable");
         } catch (ExecutionException e) {
-            throw unchecked(e.getCause());
+            throw unchecked(Objects.requireNonNull(e.getCause()));
         }
     }
 
@@ -154,7 +156,7 @@ final class LockedCall {
                 } catch (InterruptedException e) {
                     interrupted = true;  // keep waiting for the same decision
                 } catch (ExecutionException e) {
-                    throw unchecked(e.getCause());
+                    throw unchecked(Objects.requireNonNull(e.getCause()));
                 }
             }
         } finally {
@@ -170,7 +172,7 @@ final class LockedCall {
      * @param methodFailure what the method threw, or {@code null} if it returned
      * @throws RuntimeException the release failure, if the method returned normally
      */
-    void releaseAfter(Throwable methodFailure) {
+    void releaseAfter(@Nullable Throwable methodFailure) {
         try {
             release();
         } catch (RuntimeException e) {
@@ -190,8 +192,9 @@ final class LockedCall {
      */
     CompletableFuture<Void> releaseAsync() {
         CompletableFuture<Void> mine = new CompletableFuture<>();
-        if (!release.compareAndSet(null, mine)) {
-            return release.get();
+        CompletableFuture<Void> first = release.compareAndExchange(null, mine);
+        if (first != null) {
+            return first;
         }
         Duration keep = method.minHoldTime() == null ? Duration.ZERO
                 : method.minHoldTime().minusNanos(System.nanoTime() - startedNanos);

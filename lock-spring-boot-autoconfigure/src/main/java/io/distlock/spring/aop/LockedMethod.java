@@ -3,6 +3,7 @@ package io.distlock.spring.aop;
 import io.distlock.spring.DistributedLock;
 import io.distlock.spring.LockType;
 import io.distlock.spring.OnFailure;
+import org.jspecify.annotations.Nullable;
 import org.springframework.expression.Expression;
 
 import java.lang.reflect.Method;
@@ -24,6 +25,7 @@ import java.time.Duration;
  *                        {@code null} to release them when the method ends
  * @param returns         how the result decides when the locks are released
  */
-record LockedMethod(String name, Method method, LockType type, Expression key, Duration waitTime, Duration leaseTime, OnFailure onFailure,
-                    Duration minHoldTime, ReturnStrategy returns) {
+record LockedMethod(String name, Method method, LockType type, @Nullable Expression key, Duration waitTime,
+                    @Nullable Duration leaseTime, OnFailure onFailure, @Nullable Duration minHoldTime,
+                    ReturnStrategy returns) {
 }

@@ -3,6 +3,7 @@ package io.distlock.spring.aop;
 import io.distlock.spring.DistributedLock;
 import io.distlock.spring.LockType;
 import io.distlock.spring.OnFailure;
+import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.MethodClassKey;
@@ -43,7 +44,7 @@ final class LockedMethods {
      * @return the lock settings, or {@code null} if the method is not annotated
      * @throws IllegalStateException if the annotation cannot work (at startup, from the pointcut)
      */
-    LockedMethod find(Method method, Class<?> targetClass) {
+    @Nullable LockedMethod find(Method method, Class<?> targetClass) {
         return cache.computeIfAbsent(new MethodClassKey(method, targetClass), k -> resolve(method, targetClass))
                 .orElse(null);
     }
@@ -72,15 +73,16 @@ final class LockedMethods {
         if (key != null) {
             LockKeyVariables.check(key, specific, where);
         }
-        Duration wait = duration(lock.waitTime(), settings.defaultWaitTime(), "waitTime", where);
-        Duration lease = duration(lock.leaseTime(), settings.defaultLeaseTime(), "leaseTime", where);
-        Duration minHold = duration(lock.minHoldTime(), null, "minHoldTime", where);
+        Duration wait = duration(lock.waitTime(), "waitTime", where);
+        Duration lease = duration(lock.leaseTime(), "leaseTime", where);
+        Duration minHold = duration(lock.minHoldTime(), "minHoldTime", where);
         if (minHold != null && lock.type() != LockType.REENTRANT && lock.type() != LockType.FENCED) {
             throw new IllegalStateException(where + ": minHoldTime needs a REENTRANT or FENCED lock; a "
                     + lock.type() + " lock cannot be kept taken after its release");
         }
-        return Optional.of(new LockedMethod(name, specific, lock.type(), key, wait, lease, lock.onFailure(),
-                minHold == null || minHold.isZero() ? null : minHold,
+        return Optional.of(new LockedMethod(name, specific, lock.type(), key,
+                wait != null ? wait : settings.defaultWaitTime(), lease != null ? lease : settings.defaultLeaseTime(),
+                lock.onFailure(), minHold == null || minHold.isZero() ? null : minHold,
                 ReturnStrategies.forMethod(specific, lock.onFailure(), where)));
     }
 
@@ -93,9 +95,10 @@ final class LockedMethods {
         }
     }
 
-    private Duration duration(String text, Duration fallback, String attribute, String where) {
+    /** @return the attribute's duration, or {@code null} if it is empty */
+    private @Nullable Duration duration(String text, String attribute, String where) {
         if (text.isBlank()) {
-            return fallback;
+            return null;
         }
         String resolved;
         Duration duration;

@@ -3,6 +3,7 @@ package io.distlock.spring.aop;
 import io.distlock.spring.LockContext;
 import io.distlock.spring.OnFailure;
 import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
 
 import java.util.Optional;
 
@@ -21,7 +22,7 @@ final class PlainReturn implements ReturnStrategy {
     }
 
     @Override
-    public Object invoke(MethodInvocation invocation, LockedCall call) throws Throwable {
+    public @Nullable Object invoke(MethodInvocation invocation, LockedCall call) throws Throwable {
         if (!call.acquire()) {
             if (call.method().onFailure() == OnFailure.SKIP) {
                 return returnsOptional ? Optional.empty() : null;

@@ -2,6 +2,7 @@ package io.distlock.spring.aop;
 
 import io.distlock.spring.DistributedLock;
 import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How a {@link DistributedLock} method's result decides when its locks are released: when the
@@ -19,7 +20,7 @@ interface ReturnStrategy {
      * @return the method's result (or what stands for it when skipped)
      * @throws Throwable what the method threw, or the lock failure
      */
-    Object invoke(MethodInvocation invocation, LockedCall call) throws Throwable;
+    @Nullable Object invoke(MethodInvocation invocation, LockedCall call) throws Throwable;
 
     /**
      * @return whether the locks outlive the calling thread's call, so they must be held under a

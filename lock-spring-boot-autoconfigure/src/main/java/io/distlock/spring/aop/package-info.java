@@ -5,4 +5,7 @@
  * reactive) release them when the work the result stands for is done, after the outer
  * transaction if one is active.
  */
+@NullMarked
 package io.distlock.spring.aop;
+
+import org.jspecify.annotations.NullMarked;

@@ -2,6 +2,7 @@ package io.distlock.spring.autoconfigure;
 
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SslOptions;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.autoconfigure.service.connection.ConnectionDetails;
 
 import java.util.List;
@@ -36,7 +37,7 @@ public interface DistLockConnectionDetails extends ConnectionDetails {
      * @return the key and trust material for TLS, or {@code null} for the JVM's defaults (a
      *         {@code rediss://} URI uses TLS either way)
      */
-    default SslOptions getSslOptions() {
+    default @Nullable SslOptions getSslOptions() {
         return null;
     }
 }

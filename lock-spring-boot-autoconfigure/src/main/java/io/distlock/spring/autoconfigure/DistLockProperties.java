@@ -1,6 +1,7 @@
 package io.distlock.spring.autoconfigure;
 
 import io.distlock.core.RedisUris;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 import org.springframework.core.Ordered;
@@ -34,7 +35,7 @@ public class DistLockProperties {
      * Lease of locks when an annotation or template call does not say; empty means the watchdog
      * renews the lease until release.
      */
-    private Duration leaseTime;
+    private @Nullable Duration leaseTime;
 
     private final Redis redis = new Redis();
 
@@ -72,11 +73,11 @@ public class DistLockProperties {
         this.waitTime = waitTime;
     }
 
-    public Duration getLeaseTime() {
+    public @Nullable Duration getLeaseTime() {
         return leaseTime;
     }
 
-    public void setLeaseTime(Duration leaseTime) {
+    public void setLeaseTime(@Nullable Duration leaseTime) {
         this.leaseTime = leaseTime;
     }
 
@@ -108,13 +109,13 @@ public class DistLockProperties {
     public static class Redis {
 
         /** Redis URL, e.g. redis://user:secret@localhost:6379/0 or rediss://host:6380 for TLS. */
-        private String url;
+        private @Nullable String url;
 
         /** Redis ACL user name (overrides the URL's). */
-        private String username;
+        private @Nullable String username;
 
         /** Redis password (overrides the URL's). Never logged. */
-        private String password;
+        private @Nullable String password;
 
         /** Whether to connect with TLS (as rediss:// URLs do), trusting the CAs the JVM trusts. */
         private boolean ssl;
@@ -124,10 +125,10 @@ public class DistLockProperties {
          * holding the CA to trust (and a client certificate, if Redis asks for one); implies ssl.
          * Without distlock.redis.* connection settings, spring.data.redis.ssl.bundle is used.
          */
-        private String sslBundle;
+        private @Nullable String sslBundle;
 
         /** Database index (overrides the URL's). */
-        private Integer database;
+        private @Nullable Integer database;
 
         /** How long to wait for one Redis answer before a call fails. */
         private Duration timeout = Duration.ofSeconds(5);
@@ -136,28 +137,28 @@ public class DistLockProperties {
 
         private final Cluster cluster = new Cluster();
 
-        public String getUrl() {
+        public @Nullable String getUrl() {
             return url;
         }
 
         /** @param url the URL; blank counts as not set, so {@code url: ${REDIS_URL:}} works */
-        public void setUrl(String url) {
+        public void setUrl(@Nullable String url) {
             this.url = blankToNull(url);
         }
 
-        public String getUsername() {
+        public @Nullable String getUsername() {
             return username;
         }
 
-        public void setUsername(String username) {
+        public void setUsername(@Nullable String username) {
             this.username = username;
         }
 
-        public String getPassword() {
+        public @Nullable String getPassword() {
             return password;
         }
 
-        public void setPassword(String password) {
+        public void setPassword(@Nullable String password) {
             this.password = password;
         }
 
@@ -169,20 +170,20 @@ public class DistLockProperties {
             this.ssl = ssl;
         }
 
-        public String getSslBundle() {
+        public @Nullable String getSslBundle() {
             return sslBundle;
         }
 
         /** @param sslBundle the bundle's name; blank counts as not set */
-        public void setSslBundle(String sslBundle) {
+        public void setSslBundle(@Nullable String sslBundle) {
             this.sslBundle = blankToNull(sslBundle);
         }
 
-        public Integer getDatabase() {
+        public @Nullable Integer getDatabase() {
             return database;
         }
 
-        public void setDatabase(Integer database) {
+        public void setDatabase(@Nullable Integer database) {
             this.database = database;
         }
 
@@ -219,17 +220,17 @@ public class DistLockProperties {
     public static class Sentinel {
 
         /** Name of the master the sentinels monitor. */
-        private String master;
+        private @Nullable String master;
 
         /** Sentinel nodes as host:port. */
         private List<String> nodes = new ArrayList<>();
 
-        public String getMaster() {
+        public @Nullable String getMaster() {
             return master;
         }
 
         /** @param master the master name; blank counts as not set */
-        public void setMaster(String master) {
+        public void setMaster(@Nullable String master) {
             this.master = blankToNull(master);
         }
 
@@ -361,7 +362,7 @@ public class DistLockProperties {
         }
     }
 
-    private static String blankToNull(String value) {
+    private static @Nullable String blankToNull(@Nullable String value) {
         return value == null || value.isBlank() ? null : value;
     }
 }

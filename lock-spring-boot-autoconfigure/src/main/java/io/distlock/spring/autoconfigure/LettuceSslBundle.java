@@ -1,6 +1,7 @@
 package io.distlock.spring.autoconfigure;
 
 import io.lettuce.core.SslOptions;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.ssl.NoSuchSslBundleException;
 import org.springframework.boot.ssl.SslBundle;
 import org.springframework.boot.ssl.SslBundles;
@@ -21,7 +22,7 @@ final class LettuceSslBundle {
      * @return the TLS options of the bundle
      * @throws InvalidLockPropertyException if there is no such bundle
      */
-    static SslOptions options(String property, String name, SslBundles bundles) {
+    static SslOptions options(String property, String name, @Nullable SslBundles bundles) {
         if (bundles == null) {
             throw new InvalidLockPropertyException(property, "SSL bundle '" + name + "' is named, but the "
                     + "application has no SslBundles bean", "Keep Spring Boot's SslAutoConfiguration enabled, or "

@@ -1,5 +1,7 @@
 package io.distlock.spring.autoconfigure;
 
+import org.jspecify.annotations.Nullable;
+
 import java.time.Duration;
 
 /**
@@ -34,7 +36,7 @@ final class LockPropertiesValidator {
         }
     }
 
-    private static void notNegative(String property, Duration value) {
+    private static void notNegative(String property, @Nullable Duration value) {
         if (value == null || value.isNegative()) {
             throw new InvalidLockPropertyException(property, "'" + value + "' is negative or empty",
                     "Use a duration of zero or more, e.g. 500ms or 3s.");

@@ -4,6 +4,7 @@ import io.distlock.core.LockClient;
 import io.distlock.core.RedLock;
 import io.distlock.core.RedisUris;
 import io.lettuce.core.SslOptions;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.ssl.SslBundles;
 
 import java.util.ArrayList;
@@ -36,7 +37,7 @@ public final class RedLockNodes implements AutoCloseable {
      * @return the nodes
      * @throws InvalidLockPropertyException naming a node that is not a Redis URL, or an unknown SSL bundle
      */
-    static RedLockNodes connect(DistLockProperties properties, SslBundles sslBundles,
+    static RedLockNodes connect(DistLockProperties properties, @Nullable SslBundles sslBundles,
                                 Supplier<LockClient.Builder> builders, Consumer<LockClient.Builder> customize) {
         List<String> nodes = properties.getRedlock().getNodes();
         String bundle = properties.getRedis().getSslBundle();

@@ -2,6 +2,7 @@ package io.distlock.spring.autoconfigure;
 
 import io.distlock.core.LockAcquisitionException;
 import io.distlock.core.LockException;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
@@ -14,7 +15,7 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 public class RedisConnectionFailureAnalyzer extends AbstractFailureAnalyzer<LockException> {
 
     @Override
-    protected FailureAnalysis analyze(Throwable rootFailure, LockException cause) {
+    protected @Nullable FailureAnalysis analyze(Throwable rootFailure, LockException cause) {
         if (cause instanceof LockAcquisitionException) {
             return null; // a lock was busy, nothing is wrong with the connection
         }

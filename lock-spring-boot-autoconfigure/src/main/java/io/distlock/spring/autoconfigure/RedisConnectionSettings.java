@@ -4,12 +4,14 @@ import io.distlock.core.RedisUris;
 import io.distlock.spring.internal.BootRedisConnection;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.StaticCredentialsProvider;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Where distlock connects, from {@code distlock.redis.*} when any of its connection settings is
@@ -33,10 +35,12 @@ import java.util.List;
  * @param sentinelPassword password the Sentinels ask for, or {@code null}
  * @param clusterNodes   Cluster nodes as host:port
  */
-record RedisConnectionSettings(String prefix, String url, String host, int port, String username, String password,
-                               boolean ssl, String sslBundle, String sslBundleProperty, Integer database,
-                               String sentinelMaster, List<String> sentinelNodes, String sentinelUsername,
-                               String sentinelPassword, List<String> clusterNodes) {
+record RedisConnectionSettings(String prefix, @Nullable String url, String host, int port, @Nullable String username,
+                               @Nullable String password, boolean ssl, @Nullable String sslBundle,
+                               @Nullable String sslBundleProperty, @Nullable Integer database,
+                               @Nullable String sentinelMaster, List<String> sentinelNodes,
+                               @Nullable String sentinelUsername, @Nullable String sentinelPassword,
+                               List<String> clusterNodes) {
 
     private static final String SPRING_PREFIX = "spring.data.redis";
     private static final String SSL_BUNDLE = "distlock.redis.ssl-bundle";
@@ -128,7 +132,8 @@ record RedisConnectionSettings(String prefix, String url, String host, int port,
      */
     RedisURI toRedisUri() {
         checkOneTarget();
-        RedisURI uri = sentinelMaster != null ? sentinelUri() : url != null ? parseUrl() : RedisURI.create(host, port);
+        RedisURI uri = sentinelMaster != null ? sentinelUri()
+                : url != null ? parseUrl(url) : RedisURI.create(host, port);
         return withCredentials(uri);
     }
 
@@ -160,7 +165,7 @@ record RedisConnectionSettings(String prefix, String url, String host, int port,
      * A credentials provider rather than {@code RedisURI.setAuthentication}, which Lettuce 6 (that of
      * Spring Boot 3.5) does not have.
      */
-    private static StaticCredentialsProvider credentials(String username, String password) {
+    private static StaticCredentialsProvider credentials(@Nullable String username, String password) {
         return new StaticCredentialsProvider(username, password.toCharArray());
     }
 
@@ -177,12 +182,12 @@ record RedisConnectionSettings(String prefix, String url, String host, int port,
         return uri;
     }
 
-    private RedisURI parseUrl() {
+    private RedisURI parseUrl(String text) {
         try {
-            return RedisURI.create(url);
+            return RedisURI.create(text);
         } catch (RuntimeException e) {
-            throw new InvalidLockPropertyException(prefix + ".url", "'" + RedisUris.mask(url)
-                    + "' is not a Redis URL (" + RedisUris.parseFailure(url, e) + ")",
+            throw new InvalidLockPropertyException(prefix + ".url", "'" + RedisUris.mask(text)
+                    + "' is not a Redis URL (" + RedisUris.parseFailure(text, e) + ")",
                     "Use redis://[[user]:password@]host[:port][/database], or rediss://... for TLS.");
         }
     }
@@ -208,10 +213,10 @@ record RedisConnectionSettings(String prefix, String url, String host, int port,
     private static boolean springAsksForTls(Binder binder) {
         String url = string(binder, "url");
         return binder.bind(SPRING_PREFIX + ".ssl.enabled", Boolean.class).orElse(false)
-                || url != null && url.trim().regionMatches(true, 0, "rediss:", 0, 7);
+                || (url != null && url.trim().regionMatches(true, 0, "rediss:", 0, 7));
     }
 
-    private static String string(Binder binder, String name) {
+    private static @Nullable String string(Binder binder, String name) {
         return binder.bind(SPRING_PREFIX + "." + name, String.class).orElse(null);
     }
 
@@ -219,7 +224,7 @@ record RedisConnectionSettings(String prefix, String url, String host, int port,
         return binder.bind(SPRING_PREFIX + "." + name, Bindable.listOf(String.class)).orElseGet(ArrayList::new);
     }
 
-    private static <T> T firstNonNull(T first, T second) {
+    private static <T> @Nullable T firstNonNull(@Nullable T first, @Nullable T second) {
         return first != null ? first : second;
     }
 

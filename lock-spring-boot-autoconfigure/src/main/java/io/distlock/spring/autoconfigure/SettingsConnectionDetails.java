@@ -2,10 +2,12 @@ package io.distlock.spring.autoconfigure;
 
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SslOptions;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.ssl.SslBundle;
 import org.springframework.boot.ssl.SslBundles;
 
 import java.util.List;
+import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
@@ -17,16 +19,16 @@ import java.util.function.Supplier;
 final class SettingsConnectionDetails implements DistLockConnectionDetails {
 
     private final Supplier<RedisConnectionSettings> settings;
-    private final SslBundles sslBundles;
-    private final SslBundle bootSslBundle;
+    private final @Nullable SslBundles sslBundles;
+    private final @Nullable SslBundle bootSslBundle;
 
     /**
      * @param settings      where to connect; may throw {@link InvalidLockPropertyException}
      * @param sslBundles    Spring Boot's SSL bundles, or {@code null} if the application has none
      * @param bootSslBundle the SSL bundle of Spring Boot's Redis connection, or {@code null}
      */
-    SettingsConnectionDetails(Supplier<RedisConnectionSettings> settings, SslBundles sslBundles,
-                              SslBundle bootSslBundle) {
+    SettingsConnectionDetails(Supplier<RedisConnectionSettings> settings, @Nullable SslBundles sslBundles,
+                              @Nullable SslBundle bootSslBundle) {
         this.settings = settings;
         this.sslBundles = sslBundles;
         this.bootSslBundle = bootSslBundle;
@@ -46,10 +48,12 @@ final class SettingsConnectionDetails implements DistLockConnectionDetails {
 
     /** @throws InvalidLockPropertyException if the named SSL bundle does not exist */
     @Override
-    public SslOptions getSslOptions() {
+    public @Nullable SslOptions getSslOptions() {
         RedisConnectionSettings resolved = settings.get();
-        if (resolved.sslBundle() != null) {
-            return LettuceSslBundle.options(resolved.sslBundleProperty(), resolved.sslBundle(), sslBundles);
+        String bundle = resolved.sslBundle();
+        if (bundle != null) {
+            // Whoever names a bundle names the property that named it.
+            return LettuceSslBundle.options(Objects.requireNonNull(resolved.sslBundleProperty()), bundle, sslBundles);
         }
         return bootSslBundle == null ? null : LettuceSslBundle.options(bootSslBundle);
     }

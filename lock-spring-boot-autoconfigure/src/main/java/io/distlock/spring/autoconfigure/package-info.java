@@ -4,4 +4,7 @@
  * connection), the RedLock masters, the {@code @DistributedLock} advisor, and the startup checks
  * and failure analyzers that name a wrong property.
  */
+@NullMarked
 package io.distlock.spring.autoconfigure;
+
+import org.jspecify.annotations.NullMarked;

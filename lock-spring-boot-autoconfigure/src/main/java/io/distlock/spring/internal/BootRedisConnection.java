@@ -1,5 +1,6 @@
 package io.distlock.spring.internal;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.ssl.SslBundle;
 
 import java.util.List;
@@ -22,9 +23,9 @@ import java.util.List;
  *                      cannot lock on (it cannot tell the master)
  * @param sslBundle     the trust material for TLS, or {@code null} for none
  */
-public record BootRedisConnection(String type, String username, String password, Standalone standalone,
-                                  Sentinel sentinel, List<String> clusterNodes, boolean masterReplica,
-                                  SslBundle sslBundle) {
+public record BootRedisConnection(String type, @Nullable String username, @Nullable String password,
+                                  @Nullable Standalone standalone, @Nullable Sentinel sentinel,
+                                  List<String> clusterNodes, boolean masterReplica, @Nullable SslBundle sslBundle) {
 
     /**
      * @param type          as the record's
@@ -72,7 +73,8 @@ public record BootRedisConnection(String type, String username, String password,
      * @param password password the Sentinels ask for, or {@code null}
      * @param database database index
      */
-    public record Sentinel(String master, List<String> nodes, String username, String password, int database) {
+    public record Sentinel(String master, List<String> nodes, @Nullable String username, @Nullable String password,
+                           int database) {
 
         /**
          * @param master   as the record's

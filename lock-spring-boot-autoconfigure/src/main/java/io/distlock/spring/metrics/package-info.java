@@ -3,4 +3,7 @@
  * ({@link io.distlock.core.metrics.LockMetrics}) bound to the application's registry, for the
  * client and RedLock's masters, and a cap on the number of lock names they tag.
  */
+@NullMarked
 package io.distlock.spring.metrics;
+
+import org.jspecify.annotations.NullMarked;

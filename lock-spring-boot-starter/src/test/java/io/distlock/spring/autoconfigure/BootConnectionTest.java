@@ -171,6 +171,7 @@ class BootConnectionTest {
     }
 
     /** What {@code @ServiceConnection} registers for a Redis container. */
+    @SuppressWarnings("TypeParameterUnusedInFormals")  // as BootGeneration.standaloneRedis, whose result it is
     private static <T> T serviceConnection() {
         return BootGeneration.standaloneRedis(redis.server().host(), redis.server().port());
     }

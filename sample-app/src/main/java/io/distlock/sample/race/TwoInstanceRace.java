@@ -22,6 +22,8 @@ public final class TwoInstanceRace {
     /**
      * @param args {@code --orders=N} (default 3), {@code --requests-per-order=N} (default 20)
      */
+    // TwoInstances prints its progress on System.err, and closing it leaves the stream open.
+    @SuppressWarnings("ClosingStandardOutputStreams")
     public static void main(String[] args) throws InterruptedException {
         int orders = 3;
         int requestsPerOrder = 20;

@@ -24,6 +24,8 @@ class TwoInstanceRaceTest {
     private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(60);
 
     @Test
+    // TwoInstances prints its progress on System.out, and closing it leaves the stream open.
+    @SuppressWarnings("ClosingStandardOutputStreams")
     void theLockHoldsAcrossTwoJvmsWhileTheUnlockedTwinChargesTwice() throws Exception {
         RaceResult result;
         List<ProcessHandle> processes;

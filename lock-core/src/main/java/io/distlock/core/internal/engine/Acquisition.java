@@ -4,6 +4,7 @@ import io.distlock.core.LockEvent;
 import io.distlock.core.LockLostException;
 import io.distlock.core.internal.pubsub.WakeUpChannel;
 import io.distlock.core.internal.pubsub.WakeUpChannel.Wake;
+import org.jspecify.annotations.Nullable;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -64,7 +65,7 @@ final class Acquisition {
 
     // Touched only by the chain's steps, which run one after another (a claimed sleep hands the
     // chain to the releasing holder, who continues it).
-    private WakeUpChannel<Acquisition> channel;
+    private @Nullable WakeUpChannel<Acquisition> channel;
     private final String channelName;
     private boolean wokenByRelease;
     /**
@@ -73,7 +74,7 @@ final class Acquisition {
      */
     private final AtomicInteger waitReport = new AtomicInteger(NOT_WAITING);
     /** Ends the current sleep early, if any. */
-    private volatile Runnable endSleep;
+    private volatile @Nullable Runnable endSleep;
 
     private Acquisition(LockEngine engine, LockId id, LockKeys keys, LockProtocol protocol, String holderId,
                         boolean thread, long waitMillis, Lease lease) {
@@ -102,7 +103,7 @@ final class Acquisition {
      * @param channel the channel Redis had confirmed before the look, or {@code null} if none
      * @param wakeUps its {@link WakeUpChannel#wakeUps()} before the look
      */
-    private record Look(WakeUpChannel<Acquisition> channel, long wakeUps) {
+    private record Look(@Nullable WakeUpChannel<Acquisition> channel, long wakeUps) {
 
         static final Look UNHEARD = new Look(null, 0);
 
@@ -223,7 +224,7 @@ final class Acquisition {
      *              this acquisition fails after giving back what it may have received); {@code null}
      *              if Redis said no, and the acquisition goes on trying
      */
-    void handOffFailed(Throwable error) {
+    void handOffFailed(@Nullable Throwable error) {
         if (error == null) {
             attempt();
             return;
@@ -270,7 +271,7 @@ final class Acquisition {
      * @param reentered the hold this attempt re-entered, if it was a re-entry
      * @param look      what this client heard of the lock when the attempt was sent
      */
-    private void onAttempt(Attempt attempt, Throwable error, Hold reentered, Look look) {
+    private void onAttempt(Attempt attempt, @Nullable Throwable error, @Nullable Hold reentered, Look look) {
         try {
             if (error != null) {
                 // The attempt may still have run (e.g. it timed out): undo exactly what it did.
@@ -278,7 +279,7 @@ final class Acquisition {
                 finish(LockEvent.Failure.ERROR, error);
             } else if (attempt.acquired()) {
                 onAcquired(attempt, 0);
-            } else if (attempt.lost()) {
+            } else if (attempt.lost() && reentered != null) {
                 if (reentered.holdsConfirmed() && !(thread && engine.holds().endIfLeaseRanOut(reentered))) {
                     finish(LockEvent.Failure.ERROR, engine.holds().lostOnReentry(reentered));
                 } else {
@@ -315,7 +316,7 @@ final class Acquisition {
             engine.waiting(this, true);
         }
         if (look.heardOn(channel)) {
-            sleepUntilWoken(holderTtlMillis, look.wakeUps());
+            sleepUntilWoken(channel, holderTtlMillis, look.wakeUps());
             return;
         }
         channel.subscribed().whenComplete((ok, error) -> {
@@ -335,12 +336,14 @@ final class Acquisition {
         return subscription.isDone() && !subscription.isCompletedExceptionally();
     }
 
-    /** @param seenWakeUps the channel's wake-ups before our last look: any since, and we look again at once */
-    private void sleepUntilWoken(long holderTtlMillis, long seenWakeUps) {
+    /**
+     * @param sleptOn     the channel joined
+     * @param seenWakeUps the channel's wake-ups before our last look: any since, and we look again at once
+     */
+    private void sleepUntilWoken(WakeUpChannel<Acquisition> sleptOn, long holderTtlMillis, long seenWakeUps) {
         // 0: the lease ends within the millisecond; -1: no lease at all (foreign key), so bound the
         // sleep by our own lease as a safety net instead of trusting a message to come.
         long bound = holderTtlMillis >= 0 ? holderTtlMillis : engine.watchdogLeaseMillis();
-        WakeUpChannel<Acquisition> sleptOn = channel;
         CompletableFuture<Wake> wake = sleptOn.sleep(this, Math.min(bound, remainingMillis()), engine.scheduler(),
                 seenWakeUps);
         endSleep = () -> sleptOn.endSleep(wake);
@@ -375,7 +378,7 @@ final class Acquisition {
         engine.undos().start(protocol, keys, holderId, holdId);
     }
 
-    private void finish(LockEvent.Failure failure, Throwable error) {
+    private void finish(LockEvent.Failure failure, @Nullable Throwable error) {
         leaveChannel(true);
         leaveQueue();  // also after an abandon: an attempt in flight then may have queued us again
         if (!state.compareAndSet(RUNNING, DONE)) {

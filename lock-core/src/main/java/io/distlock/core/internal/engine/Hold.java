@@ -1,5 +1,8 @@
 package io.distlock.core.internal.engine;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
+import org.jspecify.annotations.Nullable;
+
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,19 +43,24 @@ public final class Hold {
     private final long acquiredNanos;
     private final int handOffs;
     private final long token;
-    /** Holds Redis confirmed and nobody is releasing, oldest first. Guarded by this. */
+    /** Holds Redis confirmed and nobody is releasing, oldest first. */
+    @GuardedBy("this")
     private final ArrayDeque<String> held = new ArrayDeque<>(2);
-    /** Holds whose release was sent and not confirmed: Redis may still have them. Guarded by this. */
+    /** Holds whose release was sent and not confirmed: Redis may still have them. */
+    @GuardedBy("this")
     private final ArrayDeque<String> unconfirmed = new ArrayDeque<>(1);
-    /** Releases sent and not answered yet. Guarded by this. */
+    /** Releases sent and not answered yet. */
+    @GuardedBy("this")
     private int releasing;
-    /** The hold last taken out for release. Guarded by this. */
+    /** The hold last taken out for release; the first hold until one is. */
+    @GuardedBy("this")
     private String lastTaken;
     /**
      * What {@link #renewalId()} answers, set under this object's monitor whenever the holds above
      * change: the watchdog reads it for every hold every round, without taking the monitor.
      */
     private volatile String renewalId;
+    @GuardedBy("this")
     private long unconfirmedSinceNanos;
     private volatile boolean lost;
     private volatile long lostNanos;
@@ -69,6 +77,7 @@ public final class Hold {
         this.holderId = holderId;
         this.protocol = protocol;
         this.held.add(holdId);
+        this.lastTaken = holdId;
         this.renewalId = holdId;
         this.handOffs = handOffs;
         this.token = token;
@@ -182,7 +191,7 @@ public final class Hold {
     }
 
     /** @return the holder's latest hold Redis confirmed that nobody is releasing, or {@code null} */
-    synchronized String latestHoldId() {
+    synchronized @Nullable String latestHoldId() {
         return held.peekLast();
     }
 
@@ -210,7 +219,7 @@ public final class Hold {
      *               without an answer is sent again first (it may or may not have happened)
      * @return what to release, or {@code null} if there is no such hold
      */
-    synchronized Release takeForRelease(String holdId) {
+    synchronized @Nullable Release takeForRelease(@Nullable String holdId) {
         boolean retry;
         String taken;
         if (holdId != null) {
@@ -274,7 +283,8 @@ public final class Hold {
         return renewalId;
     }
 
-    /** Called under this object's monitor after every change of the holds: sets {@link #renewalId}. */
+    /** Called after every change of the holds: sets {@link #renewalId}. */
+    @GuardedBy("this")
     private void holdsChanged() {
         String current = held.peekFirst();
         if (current == null) {

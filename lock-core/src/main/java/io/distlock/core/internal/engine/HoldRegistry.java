@@ -3,6 +3,7 @@ package io.distlock.core.internal.engine;
 import io.distlock.core.LockInfo;
 import io.distlock.core.LockLostException;
 import io.distlock.core.internal.watchdog.LeaseWatchdog;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -97,7 +98,7 @@ final class HoldRegistry implements LeaseWatchdog.RenewalOutcomes {
      * @param holderId the holder
      * @return this client's hold of that lock by that holder, or {@code null}
      */
-    Hold hold(LockKeys keys, LockProtocol protocol, String holderId) {
+    @Nullable Hold hold(LockKeys keys, LockProtocol protocol, String holderId) {
         return holds.get(new HoldKey(keys.lockKey(), protocol.type(), holderId));
     }
 
@@ -114,7 +115,7 @@ final class HoldRegistry implements LeaseWatchdog.RenewalOutcomes {
      * @throws LockLostException if this client already found that hold's lease lost: the holder
      *                           re-enters a lock it no longer has
      */
-    Hold holdToReenter(LockKeys keys, LockProtocol protocol, String holderId, boolean thread) {
+    @Nullable Hold holdToReenter(LockKeys keys, LockProtocol protocol, String holderId, boolean thread) {
         Hold hold = hold(keys, protocol, holderId);
         if (hold == null || (thread && endIfLeaseRanOut(hold))) {
             return null;
@@ -182,7 +183,7 @@ final class HoldRegistry implements LeaseWatchdog.RenewalOutcomes {
      * @param holderId the holder
      * @return the answer to the {@code unlock()}, or {@code null} if the holder is owed none
      */
-    CompletableFuture<Void> unlockEnded(LockKeys keys, LockProtocol protocol, String holderId) {
+    @Nullable CompletableFuture<Void> unlockEnded(LockKeys keys, LockProtocol protocol, String holderId) {
         Hold[] ended = new Hold[1];
         Hold.Release[] taken = new Hold.Release[1];
         endedUnreleased.computeIfPresent(new HoldKey(keys.lockKey(), protocol.type(), holderId), (key, holds) -> {
@@ -387,7 +388,7 @@ final class HoldRegistry implements LeaseWatchdog.RenewalOutcomes {
      * @return another holder's hold of that lock in this client (possibly being released: its
      *         release then hands the lock on or publishes it), not known to be lost, or {@code null}
      */
-    Hold heldByAnotherLocalHolder(LockKeys keys, String holderId) {
+    @Nullable Hold heldByAnotherLocalHolder(LockKeys keys, String holderId) {
         Hold hold = exclusiveHolds.get(keys.lockKey());
         return hold == null || hold.holderId().equals(holderId) || hold.lost() ? null : hold;
     }

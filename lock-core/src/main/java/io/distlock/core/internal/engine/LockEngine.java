@@ -6,6 +6,7 @@ import io.distlock.core.internal.pubsub.LockSubscriptions;
 import io.distlock.core.internal.pubsub.WakeUpChannel;
 import io.distlock.core.internal.scripts.ScriptExecutor;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -38,7 +39,6 @@ public final class LockEngine {
     private final long watchdogLeaseMillis;
     private final long commandTimeoutMillis;
     private final RedisClusterAsyncCommands<String, String> commands;
-    private final RedisConnections connections;
     private final LockSubscriptions<Acquisition> subscriptions;
     private final ScheduledExecutorService scheduler;
     private final ReplyDeadlines replyDeadlines;
@@ -75,13 +75,12 @@ public final class LockEngine {
      */
     public LockEngine(String clientId, String keyPrefix, long watchdogLeaseMillis, long commandTimeoutMillis,
                       long fairSlotMillis, RedisConnections connections, ScheduledExecutorService scheduler,
-                      Executor callers, LockEvents events, ReplicaAcks replicaAcks) {
+                      Executor callers, LockEvents events, @Nullable ReplicaAcks replicaAcks) {
         this.clientId = clientId;
         this.keyPrefix = keyPrefix;
         this.watchdogLeaseMillis = watchdogLeaseMillis;
         this.commandTimeoutMillis = commandTimeoutMillis;
         this.commands = connections.commands();
-        this.connections = connections;
         this.subscriptions = new LockSubscriptions<>(connections.pubSub(), connections.shardedPubSub(),
                 Acquisition::holdId, connections::refreshTopology, scheduler);
         connections.onTopologyChange(subscriptions::resubscribeAll);
@@ -122,7 +121,7 @@ public final class LockEngine {
         return 2 * commandTimeoutMillis + 10_000;
     }
 
-    private static LockProtocol replicated(LockProtocol protocol, ReplicaAcks replicaAcks) {
+    private static LockProtocol replicated(LockProtocol protocol, @Nullable ReplicaAcks replicaAcks) {
         return replicaAcks == null ? protocol : new ReplicatedProtocol(protocol, replicaAcks);
     }
 

@@ -2,10 +2,12 @@ package io.distlock.core.internal.engine;
 
 import io.distlock.core.LockEvent;
 import io.distlock.core.LockListener;
+import org.jspecify.annotations.Nullable;
 
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
@@ -53,7 +55,7 @@ public final class LockEvents implements AutoCloseable {
     private final List<LockListener> renewalListeners = new CopyOnWriteArrayList<>();
     private final ExecutorService dispatcher;
     /** The lock type every event reports, or {@code null} for each lock's own kind. */
-    private final String reportedType;
+    private final @Nullable String reportedType;
     private final LockObservations observations;
     /** Completes when the last event handed to the dispatcher was delivered (and so every earlier one). */
     private final AtomicReference<CompletableFuture<Void>> lastDelivery = new AtomicReference<>(NOTHING_PENDING);
@@ -64,7 +66,7 @@ public final class LockEvents implements AutoCloseable {
      *                     each lock's own kind
      * @param observations where acquisitions and holds are observed
      */
-    public LockEvents(ExecutorService dispatcher, String reportedType, LockObservations observations) {
+    public LockEvents(ExecutorService dispatcher, @Nullable String reportedType, LockObservations observations) {
         this.dispatcher = dispatcher;
         this.reportedType = reportedType;
         this.observations = observations;
@@ -98,7 +100,7 @@ public final class LockEvents implements AutoCloseable {
      *         when called by a listener, and after {@value #DELIVERY_BOUND_MILLIS} ms at the latest)
      */
     CompletableFuture<Void> delivered() {
-        CompletableFuture<Void> last = lastDelivery.get();
+        CompletableFuture<Void> last = Objects.requireNonNull(lastDelivery.get());
         return last.isDone() || DELIVERING.get() ? NOTHING_PENDING
                 : last.copy().completeOnTimeout(null, DELIVERY_BOUND_MILLIS, TimeUnit.MILLISECONDS);
     }
@@ -146,7 +148,7 @@ public final class LockEvents implements AutoCloseable {
     }
 
     void acquireFailed(LockId id, LockProtocol protocol, String holderId, long startNanos, boolean waited,
-                       LockEvent.Failure failure, Throwable cause) {
+                       LockEvent.Failure failure, @Nullable Throwable cause) {
         fire(LockListener::onAcquireFailed, () -> new LockEvent(id.name(), id.group(), type(protocol), holderId, 0,
                 since(startNanos), waited, failure, cause));
     }
@@ -180,7 +182,7 @@ public final class LockEvents implements AutoCloseable {
         fire(LockListener::onLost, () -> event(hold, 0, Duration.ZERO, false, null));
     }
 
-    private LockEvent event(Hold hold, int count, Duration duration, boolean waited, Throwable cause) {
+    private LockEvent event(Hold hold, int count, Duration duration, boolean waited, @Nullable Throwable cause) {
         return new LockEvent(hold.lockName(), hold.id().group(), type(hold.protocol()), hold.holderId(), count,
                 duration, waited, null, cause);
     }

@@ -1,6 +1,7 @@
 package io.distlock.core.internal.engine;
 
 import io.distlock.core.LockEvent;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where the engine reports each acquisition and each hold while it lasts, for tracing and timing:
@@ -40,7 +41,7 @@ public interface LockObservations {
             }
 
             @Override
-            public void failed(LockEvent.Failure failure, Throwable cause) {
+            public void failed(LockEvent.Failure failure, @Nullable Throwable cause) {
             }
         };
 
@@ -61,7 +62,7 @@ public interface LockObservations {
          * @param failure why
          * @param cause   the error behind an {@link LockEvent.Failure#ERROR}, or {@code null}
          */
-        void failed(LockEvent.Failure failure, Throwable cause);
+        void failed(LockEvent.Failure failure, @Nullable Throwable cause);
     }
 
     /** One hold, from first hold to last release or loss. */

@@ -6,6 +6,7 @@ import io.distlock.core.observation.DefaultLockObservationConvention;
 import io.distlock.core.observation.LockObservationContext;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
+import org.jspecify.annotations.Nullable;
 
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -45,7 +46,7 @@ public final class MicrometerLockObservations implements LockObservations {
      * @return observations in that registry (handlers added to it later count too);
      *         {@link LockObservations#NONE} for none or {@link ObservationRegistry#NOOP}
      */
-    public static LockObservations of(ObservationRegistry registry) {
+    public static LockObservations of(@Nullable ObservationRegistry registry) {
         return registry == null || registry == ObservationRegistry.NOOP ? NONE
                 : new MicrometerLockObservations(registry);
     }
@@ -67,7 +68,8 @@ public final class MicrometerLockObservations implements LockObservations {
      * @param parent the observation it belongs under, also when started on another thread
      * @return the observation, started; {@code null} if it could not be
      */
-    private Observation start(LockObservationContext.Kind kind, LockId id, String type, Observation parent) {
+    private @Nullable Observation start(LockObservationContext.Kind kind, LockId id, String type,
+                                        @Nullable Observation parent) {
         Observation observation;
         try {
             observation = Observation.createNotStarted(null, DefaultLockObservationConvention.of(kind),
@@ -119,10 +121,10 @@ public final class MicrometerLockObservations implements LockObservations {
 
         private final LockId id;
         private final String type;
-        private final Observation parent;
+        private final @Nullable Observation parent;
         private final Observation acquire;
 
-        Acquisition(LockId id, String type, Observation parent, Observation acquire) {
+        Acquisition(LockId id, String type, @Nullable Observation parent, Observation acquire) {
             this.id = id;
             this.type = type;
             this.parent = parent;
@@ -142,11 +144,11 @@ public final class MicrometerLockObservations implements LockObservations {
         }
 
         @Override
-        public void failed(LockEvent.Failure failure, Throwable cause) {
+        public void failed(LockEvent.Failure failure, @Nullable Throwable cause) {
             end(failure.name().toLowerCase(Locale.ROOT), cause);
         }
 
-        private void end(String result, Throwable cause) {
+        private void end(String result, @Nullable Throwable cause) {
             stop(acquire, id, observation -> {
                 if (observation.getContext() instanceof LockObservationContext context) {
                     context.setResult(result);

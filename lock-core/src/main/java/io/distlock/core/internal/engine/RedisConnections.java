@@ -12,6 +12,7 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.event.ClusterTopologyChangedEvent;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import org.jspecify.annotations.Nullable;
 import reactor.core.Disposable;
 
 import java.time.Duration;
@@ -53,7 +54,7 @@ public final class RedisConnections implements AutoCloseable {
     private final AbstractRedisClient client;
     private final boolean owned;
     private final ConnectionDrops drops;
-    private volatile Disposable topologyChanges;
+    private volatile @Nullable Disposable topologyChanges;
 
     private RedisConnections(RedisClusterAsyncCommands<String, String> commands,
                              StatefulConnection<String, String> connection,
@@ -241,8 +242,8 @@ public final class RedisConnections implements AutoCloseable {
         }
     }
 
-    private static void closeAfterFailure(StatefulConnection<String, String> connection, AbstractRedisClient client,
-                                          boolean owned, ConnectionDrops drops) {
+    private static void closeAfterFailure(@Nullable StatefulConnection<String, String> connection,
+                                          AbstractRedisClient client, boolean owned, ConnectionDrops drops) {
         closeQuietly(connection);
         client.removeListener(drops);
         if (owned) {
@@ -270,7 +271,7 @@ public final class RedisConnections implements AutoCloseable {
         }
     }
 
-    private static void closeQuietly(AutoCloseable closeable) {
+    private static void closeQuietly(@Nullable AutoCloseable closeable) {
         if (closeable != null) {
             try {
                 closeable.close();

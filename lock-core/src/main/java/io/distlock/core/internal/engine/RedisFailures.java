@@ -3,6 +3,7 @@ package io.distlock.core.internal.engine;
 import io.distlock.core.LockException;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisConnectionException;
+import org.jspecify.annotations.Nullable;
 
 import java.net.ConnectException;
 import java.net.SocketException;
@@ -69,8 +70,8 @@ public final class RedisFailures {
             return "Redis did not answer within the command timeout" + (e.getMessage() == null ? "" : " (" + message
                     + ")") + ". Check that Redis is running and reachable, or raise the command timeout.";
         }
-        if (e instanceof RedisConnectionException) {
-            return describeConnectFailure((RedisConnectionException) e);
+        if (e instanceof RedisConnectionException connect) {
+            return describeConnectFailure(connect);
         }
         return e.getClass().getSimpleName() + ": " + message;
     }
@@ -107,7 +108,7 @@ public final class RedisFailures {
                 + TRUST_HINT + ".";
     }
 
-    private static <T extends Throwable> T find(Throwable e, Class<T> type) {
+    private static <T extends Throwable> @Nullable T find(Throwable e, Class<T> type) {
         for (Throwable c = e; c != null; c = c.getCause()) {
             if (type.isInstance(c)) {
                 return type.cast(c);

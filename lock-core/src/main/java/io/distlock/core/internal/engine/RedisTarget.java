@@ -13,8 +13,11 @@ import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.resource.ClientResources;
 
+import org.jspecify.annotations.Nullable;
+
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Where a lock client connects, as its builder was told, and the Lettuce client it connects with:
@@ -24,13 +27,13 @@ import java.util.List;
  */
 public final class RedisTarget {
 
-    private final String uri;
-    private final RedisURI parsedUri;
-    private final RedisClient redisClient;
-    private final RedisClusterClient clusterClient;
-    private final List<RedisURI> clusterNodes;
-    private final SslOptions sslOptions;
-    private final ClientResources clientResources;
+    private final @Nullable String uri;
+    private final @Nullable RedisURI parsedUri;
+    private final @Nullable RedisClient redisClient;
+    private final @Nullable RedisClusterClient clusterClient;
+    private final @Nullable List<RedisURI> clusterNodes;
+    private final @Nullable SslOptions sslOptions;
+    private final @Nullable ClientResources clientResources;
 
     /**
      * @param uri             a Redis URI as text, or {@code null}
@@ -43,8 +46,9 @@ public final class RedisTarget {
      * @throws IllegalStateException unless exactly one of the four targets is given, or if TLS
      *                               options or resources are given with a client the caller created
      */
-    public RedisTarget(String uri, RedisURI parsedUri, RedisClient redisClient, RedisClusterClient clusterClient,
-                       List<RedisURI> clusterNodes, SslOptions sslOptions, ClientResources clientResources) {
+    public RedisTarget(@Nullable String uri, @Nullable RedisURI parsedUri, @Nullable RedisClient redisClient,
+                       @Nullable RedisClusterClient clusterClient, @Nullable List<RedisURI> clusterNodes,
+                       @Nullable SslOptions sslOptions, @Nullable ClientResources clientResources) {
         int targets = (uri != null ? 1 : 0) + (redisClient != null ? 1 : 0) + (clusterClient != null ? 1 : 0)
                 + (clusterNodes != null ? 1 : 0);
         if (targets != 1) {
@@ -79,44 +83,48 @@ public final class RedisTarget {
      * @throws LockException            if Redis cannot be reached or refuses the credentials
      */
     public RedisConnections connect(Duration commandTimeout) {
-        RedisURI standaloneUri = uri != null ? parseUri(commandTimeout) : null;  // a malformed URI is the caller's error
+        RedisURI standaloneUri = uri != null ? parseUri(uri, commandTimeout) : null;  // a malformed URI is the caller's error
         try {
-            return open(standaloneUri, commandTimeout);
+            return standaloneUri != null ? standalone(standaloneUri, commandTimeout) : open(commandTimeout);
         } catch (RuntimeException e) {
             throw RedisFailures.translate("connect to Redis at " + describe(), e);
         }
     }
 
+    /** Connects with the client the caller gave, or creates a cluster client for the seed nodes. */
     // enableAllAdaptiveRefreshTriggers(): Lettuce 7 deprecates it, since it enables every adaptive
     // trigger by default; Lettuce 6.6, which this library supports too, enables none without it.
     @SuppressWarnings("deprecation")
-    private RedisConnections open(RedisURI standaloneUri, Duration commandTimeout) {
+    private RedisConnections open(Duration commandTimeout) {
         if (redisClient != null) {
             return RedisConnections.standalone(redisClient, false);
         }
         if (clusterClient != null) {
             return RedisConnections.cluster(clusterClient, false, commandTimeout);
         }
-        if (clusterNodes != null) {
-            clusterNodes.forEach(node -> node.setTimeout(commandTimeout));
-            RedisClusterClient created = clientResources == null ? RedisClusterClient.create(clusterNodes)
-                    : RedisClusterClient.create(clientResources, clusterNodes);
-            created.setOptions(ClusterClientOptions.builder()
-                    .autoReconnect(true)
-                    .timeoutOptions(TimeoutOptions.enabled(commandTimeout))
-                    .socketOptions(SocketOptions.builder().connectTimeout(commandTimeout).build())
-                    .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
-                            // Redirects and failing reconnects refresh the slot map, at most once a
-                            // second: after a master dies, the first refresh usually comes before the
-                            // election, so the next ones must not be 30 s (Lettuce's default) away.
-                            .enableAllAdaptiveRefreshTriggers()
-                            .adaptiveRefreshTriggersTimeout(Duration.ofSeconds(1))
-                            .enablePeriodicRefresh(Duration.ofSeconds(30))
-                            .build())
-                    .sslOptions(sslOptions != null ? sslOptions : SslOptions.create())
-                    .build());
-            return RedisConnections.cluster(created, true, commandTimeout);
-        }
+        List<RedisURI> nodes = Objects.requireNonNull(clusterNodes, "the constructor checked that one target is set");
+        nodes.forEach(node -> node.setTimeout(commandTimeout));
+        RedisClusterClient created = clientResources == null ? RedisClusterClient.create(nodes)
+                : RedisClusterClient.create(clientResources, nodes);
+        created.setOptions(ClusterClientOptions.builder()
+                .autoReconnect(true)
+                .timeoutOptions(TimeoutOptions.enabled(commandTimeout))
+                .socketOptions(SocketOptions.builder().connectTimeout(commandTimeout).build())
+                .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
+                        // Redirects and failing reconnects refresh the slot map, at most once a
+                        // second: after a master dies, the first refresh usually comes before the
+                        // election, so the next ones must not be 30 s (Lettuce's default) away.
+                        .enableAllAdaptiveRefreshTriggers()
+                        .adaptiveRefreshTriggersTimeout(Duration.ofSeconds(1))
+                        .enablePeriodicRefresh(Duration.ofSeconds(30))
+                        .build())
+                .sslOptions(sslOptions != null ? sslOptions : SslOptions.create())
+                .build());
+        return RedisConnections.cluster(created, true, commandTimeout);
+    }
+
+    /** Creates a client for one standalone or Sentinel-managed Redis. */
+    private RedisConnections standalone(RedisURI standaloneUri, Duration commandTimeout) {
         RedisClient created = clientResources == null ? RedisClient.create(standaloneUri)
                 : RedisClient.create(clientResources, standaloneUri);
         created.setOptions(ClientOptions.builder()
@@ -128,18 +136,18 @@ public final class RedisTarget {
         return RedisConnections.standalone(created, true);
     }
 
-    private RedisURI parseUri(Duration commandTimeout) {
+    private RedisURI parseUri(String text, Duration commandTimeout) {
         if (parsedUri != null) {
             parsedUri.setTimeout(commandTimeout);
             return parsedUri;
         }
         RedisURI parsed;
         try {
-            parsed = RedisURI.create(uri);
+            parsed = RedisURI.create(text);
         } catch (RuntimeException e) {
             // No cause: the parser's message quotes the URI, password included.
-            throw new IllegalArgumentException("redisUri '" + RedisUris.mask(uri) + "' is not a valid Redis URI: "
-                    + RedisUris.parseFailure(uri, e)
+            throw new IllegalArgumentException("redisUri '" + RedisUris.mask(text) + "' is not a valid Redis URI: "
+                    + RedisUris.parseFailure(text, e)
                     + ". Expected redis://[[user]:password@]host[:port][/database] or rediss://...");
         }
         parsed.setTimeout(commandTimeout);

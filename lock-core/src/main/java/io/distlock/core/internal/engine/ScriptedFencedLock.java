@@ -1,6 +1,7 @@
 package io.distlock.core.internal.engine;
 
 import io.distlock.core.FencedLock;
+import org.jspecify.annotations.Nullable;
 
 import java.util.concurrent.TimeUnit;
 
@@ -42,7 +43,8 @@ public final class ScriptedFencedLock extends ScriptedLock implements FencedLock
     }
 
     @Override
-    public Long tryLockAndGetToken(long waitTime, long leaseTime, TimeUnit unit) throws InterruptedException {
+    public @Nullable Long tryLockAndGetToken(long waitTime, long leaseTime, TimeUnit unit)
+            throws InterruptedException {
         return tryLock(waitTime, leaseTime, unit) ? getToken() : null;
     }
 }

@@ -3,6 +3,7 @@ package io.distlock.core.internal.engine;
 import io.distlock.core.LockException;
 import io.distlock.core.RedisLock;
 import io.distlock.core.internal.pubsub.WakeUpChannel;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -162,7 +163,7 @@ public class ScriptedLock implements RedisLock, SettableLease, RetrySafeRelease 
         engine.ensureOpen();
         Hold hold = engine.holds().hold(keys, protocol, holderId);
         String holdId = hold == null ? null : hold.latestHoldId();
-        if (holdId == null) {
+        if (hold == null || holdId == null) {
             return CompletableFuture.failedFuture(new IllegalMonitorStateException(
                     "Lock '" + name + "' is not held by " + describe(holderId)));
         }
@@ -235,12 +236,13 @@ public class ScriptedLock implements RedisLock, SettableLease, RetrySafeRelease 
      * Acquires for the calling thread.
      *
      * @param waitMillis    {@code 0} tries once, {@link Blocking#NO_LIMIT} waits without limit
-     * @param leaseMillis   {@code <= 0} for watchdog
+     * @param lease         the lease asked for
      * @param interruptible whether an interrupt ends the wait
      * @return the hold, or {@code null} if the wait time elapsed
      * @throws InterruptedException if interruptible and interrupted; nothing is held then
      */
-    protected Hold acquire(long waitMillis, Lease lease, boolean interruptible) throws InterruptedException {
+    protected @Nullable Hold acquire(long waitMillis, Lease lease, boolean interruptible)
+            throws InterruptedException {
         if (interruptible && Thread.interrupted()) {
             throw new InterruptedException("interrupted before acquiring lock '" + name + "'");
         }
@@ -304,7 +306,7 @@ public class ScriptedLock implements RedisLock, SettableLease, RetrySafeRelease 
      * @param holdId the hold to release, or {@code null} for the holder's latest
      * @see #release(String)
      */
-    private CompletableFuture<Void> release(String holderId, String holdId) {
+    private CompletableFuture<Void> release(String holderId, @Nullable String holdId) {
         return release(holderId, holdId, 0);
     }
 
@@ -333,16 +335,16 @@ public class ScriptedLock implements RedisLock, SettableLease, RetrySafeRelease 
      *                   {@link #unlockKeepingAsync}); 0: a plain release
      * @see #release(String)
      */
-    private CompletableFuture<Void> release(String holderId, String holdId, long keepMillis) {
+    private CompletableFuture<Void> release(String holderId, @Nullable String holdId, long keepMillis) {
         return engine.events().afterDelivery(startRelease(holderId, holdId, keepMillis));
     }
 
     /** {@link #release(String, String, long)} without waiting for the delivery of its events. */
-    private CompletableFuture<Void> startRelease(String holderId, String holdId, long keepMillis) {
+    private CompletableFuture<Void> startRelease(String holderId, @Nullable String holdId, long keepMillis) {
         engine.ensureOpen();
         Hold hold = engine.holds().hold(keys, protocol, holderId);
         Hold.Release taken = hold == null ? null : hold.takeForRelease(holdId);
-        if (taken == null) {
+        if (hold == null || taken == null) {
             // After the holds since, those a new acquisition ended when their lease ran out.
             CompletableFuture<Void> ended = holdId == null ? engine.holds().unlockEnded(keys, protocol, holderId) : null;
             if (ended != null) {
@@ -387,7 +389,7 @@ public class ScriptedLock implements RedisLock, SettableLease, RetrySafeRelease 
             engine.releaseAnswers().read(keys, taken.holdId());
             if (!lostBefore(released.reply(), taken)) {
                 engine.holds().released(hold);
-                if (released.handedOver()) {
+                if (receiver != null && released.handedOver()) {
                     receiver.handedOff(hold.handOffs() + 1);
                 }
                 return null;
@@ -451,7 +453,7 @@ public class ScriptedLock implements RedisLock, SettableLease, RetrySafeRelease 
     }
 
     /** @return a sleeping waiter of this client for the same kind of lock, claimed for a hand-off */
-    private Acquisition claimSleepingWaiter(Hold hold) {
+    private @Nullable Acquisition claimSleepingWaiter(Hold hold) {
         if (!hold.protocol().canHandOff() || handOffsUsedUp(hold)) {
             return null;
         }

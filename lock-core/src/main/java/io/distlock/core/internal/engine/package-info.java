@@ -89,4 +89,7 @@
  *       for a job's minimum hold time, waking waiters to sleep until it ends.</li>
  * </ul>
  */
+@NullMarked
 package io.distlock.core.internal.engine;
+
+import org.jspecify.annotations.NullMarked;

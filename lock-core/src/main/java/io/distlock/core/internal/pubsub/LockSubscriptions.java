@@ -3,6 +3,7 @@ package io.distlock.core.internal.pubsub;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.pubsub.api.async.RedisPubSubAsyncCommands;
+import org.jspecify.annotations.Nullable;
 
 import java.lang.System.Logger.Level;
 import java.util.concurrent.CompletableFuture;
@@ -263,7 +264,7 @@ public final class LockSubscriptions<T> {
     }
 
     /** Called under the channel's map entry; returns what the entry keeps. */
-    private WakeUpChannel<T> scheduleExpiry(WakeUpChannel<T> waiters, long delayMillis) {
+    private @Nullable WakeUpChannel<T> scheduleExpiry(WakeUpChannel<T> waiters, long delayMillis) {
         try {
             scheduler.schedule(() -> expire(waiters), delayMillis, TimeUnit.MILLISECONDS);
             waiters.expiryScheduled = true;
@@ -274,7 +275,7 @@ public final class LockSubscriptions<T> {
     }
 
     /** Called under the channel's map entry; returns {@code null}, which removes it. */
-    private WakeUpChannel<T> unsubscribe(WakeUpChannel<T> waiters) {
+    private @Nullable WakeUpChannel<T> unsubscribe(WakeUpChannel<T> waiters) {
         String name = waiters.channel();
         try {
             if (sharded) {
@@ -303,7 +304,7 @@ public final class LockSubscriptions<T> {
      * @param channel a lock channel
      * @return its local sleepers if somebody of this client waits on it, else {@code null}
      */
-    public WakeUpChannel<T> find(String channel) {
+    public @Nullable WakeUpChannel<T> find(String channel) {
         return channels.get(channel);
     }
 

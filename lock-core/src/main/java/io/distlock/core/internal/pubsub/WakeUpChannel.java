@@ -1,5 +1,8 @@
 package io.distlock.core.internal.pubsub;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
+import org.jspecify.annotations.Nullable;
+
 import java.util.ArrayDeque;
 import java.util.HashSet;
 import java.util.Set;
@@ -48,16 +51,20 @@ public final class WakeUpChannel<T> {
     private final String channel;
     private final AtomicBoolean closed;
     private final Function<T, String> idOf;
-    /** Ids of the sleepers that joined and have not left ({@link #enter}, {@link #forget}). Guarded by {@link #lock}. */
+    /** Ids of the sleepers that joined and have not left ({@link #enter}, {@link #forget}). */
+    @GuardedBy("lock")
     private final Set<String> members = new HashSet<>();
-    /** Members woken by name before they slept: their next sleep ends at once. Guarded by {@link #lock}. */
+    /** Members woken by name before they slept: their next sleep ends at once. */
+    @GuardedBy("lock")
     private final Set<String> pendingById = new HashSet<>();
     private final ReentrantLock lock = new ReentrantLock();
+    @GuardedBy("lock")
     private final ArrayDeque<Sleep<T>> sleeps = new ArrayDeque<>();
     /**
      * Wake-ups so far ({@link #wakeOne()}, {@link #wakeAll()}, and {@link #wake(String)} of an id
-     * that is not a member). Guarded by {@link #lock}.
+     * that is not a member).
      */
+    @GuardedBy("lock")
     private long wakeUps;
     /** Guarded by the map entry of {@link LockSubscriptions}. */
     int references;
@@ -258,7 +265,7 @@ public final class WakeUpChannel<T> {
      * @param eligible which sleepers may be claimed
      * @return the claimed sleeper, or {@code null} if no such sleeper sleeps
      */
-    public T claimFirst(Predicate<T> eligible) {
+    public @Nullable T claimFirst(Predicate<T> eligible) {
         while (true) {
             Sleep<T> claimed = null;
             lock.lock();
@@ -290,7 +297,7 @@ public final class WakeUpChannel<T> {
     }
 
     /** Ends the first sleep that is still running with {@code how}. */
-    private Sleep<T> takeFirst(Wake how) {
+    private @Nullable Sleep<T> takeFirst(Wake how) {
         while (true) {
             Sleep<T> sleep;
             lock.lock();

@@ -2,6 +2,7 @@ package io.distlock.core.internal.watchdog;
 
 import io.distlock.core.internal.engine.Hold;
 import io.distlock.core.internal.engine.LockProtocol;
+import org.jspecify.annotations.Nullable;
 
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
@@ -179,7 +180,7 @@ public final class LeaseWatchdog implements AutoCloseable {
     }
 
     /** Redis answered (maybe after the deadline: a late answer is still true). */
-    private void answered(RenewalCall call, List<Long> stillHeld, Throwable error) {
+    private void answered(RenewalCall call, List<Long> stillHeld, @Nullable Throwable error) {
         boolean inTime = call.settle();
         long round = rounds.get();
         List<WatchedHold> holds = call.watched();

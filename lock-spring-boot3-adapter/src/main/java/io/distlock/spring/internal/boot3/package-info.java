@@ -3,4 +3,7 @@
  * conditions on Boot 4 (where the auto-configuration's {@code internal.boot4} reads Boot 4's). Not
  * API: it may change in any release.
  */
+@NullMarked
 package io.distlock.spring.internal.boot3;
+
+import org.jspecify.annotations.NullMarked;
