@@ -106,20 +106,16 @@ public final class RedisTarget {
         nodes.forEach(node -> node.setTimeout(commandTimeout));
         RedisClusterClient created = clientResources == null ? RedisClusterClient.create(nodes)
                 : RedisClusterClient.create(clientResources, nodes);
-        created.setOptions(ClusterClientOptions.builder()
-                .autoReconnect(true)
-                .timeoutOptions(TimeoutOptions.enabled(commandTimeout))
-                .socketOptions(SocketOptions.builder().connectTimeout(commandTimeout).build())
-                .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
-                        // Redirects and failing reconnects refresh the slot map, at most once a
-                        // second: after a master dies, the first refresh usually comes before the
-                        // election, so the next ones must not be 30 s (Lettuce's default) away.
-                        .enableAllAdaptiveRefreshTriggers()
-                        .adaptiveRefreshTriggersTimeout(Duration.ofSeconds(1))
-                        .enablePeriodicRefresh(Duration.ofSeconds(30))
-                        .build())
-                .sslOptions(sslOptions != null ? sslOptions : SslOptions.create())
+        ClusterClientOptions.Builder options = withCommonOptions(ClusterClientOptions.builder(), commandTimeout);
+        options.topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
+                // Redirects and failing reconnects refresh the slot map, at most once a
+                // second: after a master dies, the first refresh usually comes before the
+                // election, so the next ones must not be 30 s (Lettuce's default) away.
+                .enableAllAdaptiveRefreshTriggers()
+                .adaptiveRefreshTriggersTimeout(Duration.ofSeconds(1))
+                .enablePeriodicRefresh(Duration.ofSeconds(30))
                 .build());
+        created.setOptions(options.build());
         return RedisConnections.cluster(created, true, commandTimeout);
     }
 
@@ -127,13 +123,20 @@ public final class RedisTarget {
     private RedisConnections standalone(RedisURI standaloneUri, Duration commandTimeout) {
         RedisClient created = clientResources == null ? RedisClient.create(standaloneUri)
                 : RedisClient.create(clientResources, standaloneUri);
-        created.setOptions(ClientOptions.builder()
-                .autoReconnect(true)
+        created.setOptions(withCommonOptions(ClientOptions.builder(), commandTimeout).build());
+        return RedisConnections.standalone(created, true);
+    }
+
+    /**
+     * What every client created here has, standalone or cluster: it reconnects by itself, every
+     * command and every connect gets the command timeout, and TLS uses the options given.
+     */
+    private <B extends ClientOptions.Builder> B withCommonOptions(B options, Duration commandTimeout) {
+        options.autoReconnect(true)
                 .timeoutOptions(TimeoutOptions.enabled(commandTimeout))
                 .socketOptions(SocketOptions.builder().connectTimeout(commandTimeout).build())
-                .sslOptions(sslOptions != null ? sslOptions : SslOptions.create())
-                .build());
-        return RedisConnections.standalone(created, true);
+                .sslOptions(sslOptions != null ? sslOptions : SslOptions.create());
+        return options;
     }
 
     private RedisURI parseUri(String text, Duration commandTimeout) {
