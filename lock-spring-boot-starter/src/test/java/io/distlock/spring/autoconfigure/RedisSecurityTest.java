@@ -99,13 +99,7 @@ class RedisSecurityTest {
 
     @Test
     void springDataRedisSettingsWithTheirSslBundleAreTheFallback() {
-        runner.withPropertyValues(
-                        "spring.data.redis.host=" + server().host(),
-                        "spring.data.redis.port=" + server().port(),
-                        "spring.data.redis.username=" + USER,
-                        "spring.data.redis.password=" + PASSWORD,
-                        "spring.data.redis.ssl.bundle=shared",
-                        trust("shared", CERTIFICATES.caCertificate()))
+        runner.withPropertyValues(springDataRedisOverTls())
                 .run(context -> {
                     assertThat(context).hasNotFailed();
                     var lock = context.getBean(LockClient.class).getLock("fallback");
@@ -118,13 +112,7 @@ class RedisSecurityTest {
     void bootsRedisConnectionBringsItsSslBundle() {
         // On Spring Boot 3.5 the bundle comes with the server's description, not with the details.
         runner.withConfiguration(AutoConfigurations.of(BootGeneration.redisAutoConfiguration()))
-                .withPropertyValues(
-                        "spring.data.redis.host=" + server().host(),
-                        "spring.data.redis.port=" + server().port(),
-                        "spring.data.redis.username=" + USER,
-                        "spring.data.redis.password=" + PASSWORD,
-                        "spring.data.redis.ssl.bundle=shared",
-                        trust("shared", CERTIFICATES.caCertificate()))
+                .withPropertyValues(springDataRedisOverTls())
                 .run(context -> {
                     assertThat(context).hasNotFailed().hasSingleBean(BootGeneration.redisConnectionDetailsType());
                     assertThat(context.getBean(LockClient.class).ping()).isPositive();
@@ -246,6 +234,13 @@ class RedisSecurityTest {
 
     private static RedisServer server() {
         return redis.server();
+    }
+
+    /** The test server's address and credentials in spring.data.redis.*, trusting it through SSL bundle 'shared'. */
+    private static String[] springDataRedisOverTls() {
+        return new String[] {"spring.data.redis.host=" + server().host(), "spring.data.redis.port=" + server().port(),
+                "spring.data.redis.username=" + USER, "spring.data.redis.password=" + PASSWORD,
+                "spring.data.redis.ssl.bundle=shared", trust("shared", CERTIFICATES.caCertificate())};
     }
 
     private static String trust(String bundle, Path caPem) {
