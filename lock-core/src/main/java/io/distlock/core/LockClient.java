@@ -8,9 +8,6 @@ import io.distlock.core.internal.engine.MicrometerLockObservations;
 import io.distlock.core.internal.engine.RedisConnections;
 import io.distlock.core.internal.engine.RedisTarget;
 import io.distlock.core.internal.engine.ReplicaAcks;
-import io.distlock.core.internal.engine.ScriptedFencedLock;
-import io.distlock.core.internal.engine.ScriptedLock;
-import io.distlock.core.internal.engine.ScriptedReadWriteLock;
 import io.distlock.core.metrics.LockMetrics;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -68,6 +65,7 @@ public final class LockClient implements AutoCloseable {
     private final String clientId;
     private final String keyPrefix;
     private final Duration watchdogTimeout;
+    private final Duration commandTimeout;
     private final RedisConnections connections;
     private final ScheduledThreadPoolExecutor scheduler;
     private final ExecutorService callers;
@@ -79,6 +77,7 @@ public final class LockClient implements AutoCloseable {
         this.clientId = UUID.randomUUID().toString();
         this.keyPrefix = builder.keyPrefix;
         this.watchdogTimeout = builder.watchdogTimeout;
+        this.commandTimeout = Duration.ofMillis(builder.commandTimeout.toMillis());  // what the engine uses
         this.connections = connections;
         this.scheduler = new ScheduledThreadPoolExecutor(1, daemonThreads("distlock-"));
         this.scheduler.setRemoveOnCancelPolicy(true);
@@ -135,7 +134,7 @@ public final class LockClient implements AutoCloseable {
      * @throws IllegalStateException    if the client is closed
      */
     public RedisLock getLock(String name) {
-        return new ScriptedLock(engine, LockId.of(checkName(name)), engine.reentrant());
+        return engine.lock(LockId.of(checkName(name)));
     }
 
     /**
@@ -150,7 +149,7 @@ public final class LockClient implements AutoCloseable {
      * @throws IllegalStateException    if the client is closed
      */
     public RedisLock getLock(String name, String group) {
-        return new ScriptedLock(engine, id(name, group), engine.reentrant());
+        return engine.lock(id(name, group));
     }
 
     /**
@@ -158,12 +157,12 @@ public final class LockClient implements AutoCloseable {
      *         the {@code *Async} methods to act for this thread's holds from another thread
      */
     public String currentHolderId() {
-        return ScriptedLock.threadHolderId(engine);
+        return engine.currentThreadHolderId();
     }
 
     /** @return how long one Redis command may take before it fails */
     public Duration commandTimeout() {
-        return Duration.ofMillis(engine.commandTimeoutMillis());
+        return commandTimeout;
     }
 
     /**
@@ -175,7 +174,7 @@ public final class LockClient implements AutoCloseable {
      * @throws IllegalStateException    if the client is closed
      */
     public FencedLock getFencedLock(String name) {
-        return new ScriptedFencedLock(engine, LockId.of(checkName(name)), engine.fenced());
+        return engine.fencedLock(LockId.of(checkName(name)));
     }
 
     /**
@@ -184,7 +183,7 @@ public final class LockClient implements AutoCloseable {
      * @return the fenced lock of that name
      */
     public FencedLock getFencedLock(String name, String group) {
-        return new ScriptedFencedLock(engine, id(name, group), engine.fenced());
+        return engine.fencedLock(id(name, group));
     }
 
     /**
@@ -197,7 +196,7 @@ public final class LockClient implements AutoCloseable {
      * @throws IllegalStateException    if the client is closed
      */
     public RedisLock getFairLock(String name) {
-        return new ScriptedLock(engine, LockId.of(checkName(name)), engine.fair());
+        return engine.fairLock(LockId.of(checkName(name)));
     }
 
     /**
@@ -206,7 +205,7 @@ public final class LockClient implements AutoCloseable {
      * @return the fair lock of that name
      */
     public RedisLock getFairLock(String name, String group) {
-        return new ScriptedLock(engine, id(name, group), engine.fair());
+        return engine.fairLock(id(name, group));
     }
 
     /**
@@ -217,7 +216,7 @@ public final class LockClient implements AutoCloseable {
      * @throws IllegalStateException    if the client is closed
      */
     public RedisReadWriteLock getReadWriteLock(String name) {
-        return ScriptedReadWriteLock.of(engine, LockId.of(checkName(name)));
+        return engine.readWriteLock(LockId.of(checkName(name)));
     }
 
     /**
@@ -226,7 +225,7 @@ public final class LockClient implements AutoCloseable {
      * @return the read-write lock of that name
      */
     public RedisReadWriteLock getReadWriteLock(String name, String group) {
-        return ScriptedReadWriteLock.of(engine, id(name, group));
+        return engine.readWriteLock(id(name, group));
     }
 
     /** @param listener receives lock events from now on */

@@ -61,7 +61,7 @@ enum PlantedDefect {
             "OVERLAP", LoadProfile.RED, true),
 
     /** A release hands the lock, inside the JVM, to a sleeping waiter of another kind (a fenced one, which gets no token). */
-    HAND_OFF_TO_A_WAITER_OF_ANOTHER_KIND("io/distlock/core/internal/engine/ScriptedLock.java",
+    HAND_OFF_TO_A_WAITER_OF_ANOTHER_KIND("io/distlock/core/internal/engine/Releases.java",
             "sleepers.claimFirst(waiter -> waiter.protocol() == hold.protocol())",
             "sleepers.claimFirst(waiter -> true)",
             "TOKEN", LoadProfile.HAND_OFF, false);

@@ -7,7 +7,6 @@ import io.distlock.core.internal.pubsub.WakeUpChannel.Wake;
 import org.jspecify.annotations.Nullable;
 
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -39,7 +38,12 @@ final class Acquisition {
     private static final int WAITING = 1;
     private static final int CLOSED = 2;
 
-    private final LockEngine engine;
+    private final HoldRegistry holds;
+    private final HoldUndos undos;
+    private final LockEvents events;
+    private final LockWaits waits;
+    private final long watchdogLeaseMillis;
+    private final LockRef lock;
     private final LockId id;
     private final LockKeys keys;
     private final LockProtocol protocol;
@@ -76,22 +80,38 @@ final class Acquisition {
     /** Ends the current sleep early, if any. */
     private volatile @Nullable Runnable endSleep;
 
-    private Acquisition(LockEngine engine, LockId id, LockKeys keys, LockProtocol protocol, String holderId,
-                        boolean thread, long waitMillis, Lease lease) {
-        this.engine = engine;
-        this.id = id;
-        this.keys = keys;
-        this.protocol = protocol;
+    /**
+     * What every acquisition of one client works with.
+     *
+     * @param holds               the client's holds: an acquisition joins or starts one
+     * @param undos               takes back what an acquisition may have taken but nobody will use
+     * @param events              reports the acquisition
+     * @param waits               where an acquisition waits for its lock
+     * @param watchdogLeaseMillis lease of watchdog holds
+     */
+    record Shared(HoldRegistry holds, HoldUndos undos, LockEvents events, LockWaits waits,
+                  long watchdogLeaseMillis) {
+    }
+
+    private Acquisition(Shared shared, LockRef lock, String holderId, String holdId, String channelName,
+                        boolean thread, Wait wait, Lease lease) {
+        this.holds = shared.holds();
+        this.undos = shared.undos();
+        this.events = shared.events();
+        this.waits = shared.waits();
+        this.watchdogLeaseMillis = shared.watchdogLeaseMillis();
+        this.lock = lock;
+        this.id = lock.id();
+        this.keys = lock.keys();
+        this.protocol = lock.protocol();
         this.holderId = holderId;
         this.thread = thread;
         this.renewedByWatchdog = lease.isWatchdog();
-        this.leaseMillis = renewedByWatchdog ? engine.watchdogLeaseMillis() : lease.millis();
-        long waitNanos = TimeUnit.MILLISECONDS.toNanos(waitMillis);
-        this.deadlineNanos = waitMillis < 0 || waitNanos >= Long.MAX_VALUE - startNanos ? Long.MAX_VALUE
-                : startNanos + waitNanos;
-        this.holdId = engine.newId();
-        this.channelName = protocol.waitChannel(keys, engine.clientId());
-        this.observation = engine.events().acquisitionStarted(id, protocol);
+        this.leaseMillis = renewedByWatchdog ? watchdogLeaseMillis : lease.millis();
+        this.deadlineNanos = wait.deadlineNanos(startNanos);
+        this.holdId = holdId;
+        this.channelName = channelName;
+        this.observation = events.acquisitionStarted(id, protocol);
     }
 
     /**
@@ -114,30 +134,28 @@ final class Acquisition {
 
     /** @return what this client hears of the lock from now on, read just before looking at it */
     private Look look() {
-        WakeUpChannel<Acquisition> on = channel != null ? channel : engine.subscriptions().find(channelName);
+        WakeUpChannel<Acquisition> on = channel != null ? channel : waits.find(channelName);
         return on != null && isConfirmed(on.subscribed()) ? new Look(on, on.wakeUps()) : Look.UNHEARD;
     }
 
     /**
      * Starts an acquisition.
      *
-     * @param engine      the client's engine
-     * @param id          lock name and group
-     * @param keys        lock keys
-     * @param protocol    kind of lock
+     * @param shared      what every acquisition of the client works with
+     * @param lock        the lock
      * @param holderId    who acquires
+     * @param holdId      a new hold id: every attempt of this acquisition, its undo and a hand-off to it use it
+     * @param channelName the channel on which it waits for the lock
      * @param thread      whether the holder is the calling thread (see {@link #thread})
-     * @param waitMillis  how long to wait; {@code 0} tries once, {@code < 0} waits without limit
+     * @param wait        how long to wait; none tries once
      * @param lease       the lease asked for
      * @return the running acquisition
-     * @throws IllegalStateException if the client was closed
      */
-    static Acquisition start(LockEngine engine, LockId id, LockKeys keys, LockProtocol protocol, String holderId,
-                             boolean thread, long waitMillis, Lease lease) {
-        engine.ensureOpen();
-        Acquisition acquisition = new Acquisition(engine, id, keys, protocol, holderId, thread, waitMillis, lease);
+    static Acquisition start(Shared shared, LockRef lock, String holderId, String holdId, String channelName,
+                             boolean thread, Wait wait, Lease lease) {
+        Acquisition acquisition = new Acquisition(shared, lock, holderId, holdId, channelName, thread, wait, lease);
         try {
-            acquisition.begin(waitMillis != 0);
+            acquisition.begin(!wait.isNone());
         } catch (RuntimeException | Error e) {
             try {
                 acquisition.finish(LockEvent.Failure.ERROR, e);  // ends what was started: its observation
@@ -152,6 +170,11 @@ final class Acquisition {
     /** @return the hold when acquired, {@code null} when not, failed when Redis failed */
     CompletableFuture<Hold> outcome() {
         return outcome;
+    }
+
+    /** @return the lock acquired */
+    LockRef lock() {
+        return lock;
     }
 
     /** @return the lock's name */
@@ -198,7 +221,7 @@ final class Acquisition {
         boolean waited = waitReport.getAndSet(CLOSED) == WAITING;
         leaveQueue();
         observation.failed(LockEvent.Failure.INTERRUPTED, null);
-        engine.events().acquireFailed(id, protocol, holderId, startNanos, waited, LockEvent.Failure.INTERRUPTED, null);
+        events.acquireFailed(id, protocol, holderId, startNanos, waited, LockEvent.Failure.INTERRUPTED, null);
         outcome.complete(null);
         Runnable sleeping = endSleep;
         if (sleeping != null) {
@@ -241,7 +264,7 @@ final class Acquisition {
      */
     private void begin(boolean mayWait) {
         Look look = mayWait ? look() : Look.UNHEARD;
-        Hold localHolder = mayWait ? engine.holds().heldByAnotherLocalHolder(keys, holderId) : null;
+        Hold localHolder = mayWait ? holds.heldByAnotherLocalHolder(keys, holderId) : null;
         if (localHolder != null) {
             startWaiting(localHolder.remainingLeaseMillis(), look);
         } else {
@@ -257,7 +280,7 @@ final class Acquisition {
         }
         Hold reentered;
         try {
-            reentered = engine.holds().holdToReenter(keys, protocol, holderId, thread);
+            reentered = holds.holdToReenter(keys, protocol, holderId, thread);
         } catch (LockLostException lost) {
             finish(LockEvent.Failure.ERROR, lost);
             return;
@@ -280,8 +303,8 @@ final class Acquisition {
             } else if (attempt.acquired()) {
                 onAcquired(attempt, 0);
             } else if (attempt.lost() && reentered != null) {
-                if (reentered.holdsConfirmed() && !(thread && engine.holds().endIfLeaseRanOut(reentered))) {
-                    finish(LockEvent.Failure.ERROR, engine.holds().lostOnReentry(reentered));
+                if (reentered.holdsConfirmed() && !(thread && holds.endIfLeaseRanOut(reentered))) {
+                    finish(LockEvent.Failure.ERROR, holds.lostOnReentry(reentered));
                 } else {
                     // The holder released its holds meanwhile, or (a thread) their explicit lease
                     // ran out: this is a first hold now.
@@ -309,11 +332,9 @@ final class Acquisition {
     private void startWaiting(long holderTtlMillis, Look look) {
         if (channel == null) {
             if (waitReport.compareAndSet(NOT_WAITING, WAITING)) {
-                engine.events().waiting(id, protocol, holderId);
+                events.waiting(id, protocol, holderId);
             }
-            channel = engine.subscriptions().join(channelName);
-            channel.enter(holdId);
-            engine.waiting(this, true);
+            channel = waits.join(this, channelName);
         }
         if (look.heardOn(channel)) {
             sleepUntilWoken(channel, holderTtlMillis, look.wakeUps());
@@ -343,9 +364,8 @@ final class Acquisition {
     private void sleepUntilWoken(WakeUpChannel<Acquisition> sleptOn, long holderTtlMillis, long seenWakeUps) {
         // 0: the lease ends within the millisecond; -1: no lease at all (foreign key), so bound the
         // sleep by our own lease as a safety net instead of trusting a message to come.
-        long bound = holderTtlMillis >= 0 ? holderTtlMillis : engine.watchdogLeaseMillis();
-        CompletableFuture<Wake> wake = sleptOn.sleep(this, Math.min(bound, remainingMillis()), engine.scheduler(),
-                seenWakeUps);
+        long bound = holderTtlMillis >= 0 ? holderTtlMillis : watchdogLeaseMillis;
+        CompletableFuture<Wake> wake = waits.sleep(sleptOn, this, Math.min(bound, remainingMillis()), seenWakeUps);
         endSleep = () -> sleptOn.endSleep(wake);
         if (state.get() != RUNNING) {
             sleptOn.endSleep(wake);
@@ -366,16 +386,16 @@ final class Acquisition {
             undo();
             return;
         }
-        Hold hold = engine.holds().acquired(id, keys, new HoldRef(holderId, holdId), protocol, renewedByWatchdog, leaseMillis,
+        Hold hold = holds.acquired(id, keys, new HoldRef(holderId, holdId), protocol, renewedByWatchdog, leaseMillis,
                 attempt, handOffs, observation);
         observation.acquired();
-        engine.events().acquired(hold, startNanos, waited());
-        engine.events().delivered().thenRun(() -> outcome.complete(hold));
+        events.acquired(hold, startNanos, waited());
+        events.delivered().thenRun(() -> outcome.complete(hold));
     }
 
     /** Takes back the hold this acquisition may have taken, until Redis answers ({@link HoldUndos}). */
     private void undo() {
-        engine.undos().start(protocol, keys, holderId, holdId);
+        undos.start(protocol, keys, holderId, holdId);
     }
 
     private void finish(LockEvent.Failure failure, @Nullable Throwable error) {
@@ -386,9 +406,9 @@ final class Acquisition {
         }
         Throwable cause = error == null ? null : RedisFailures.unwrap(error);  // what Redis said, not a wrapper
         observation.failed(failure, cause);
-        engine.events().acquireFailed(id, protocol, holderId, startNanos, waited(), failure, cause);
+        events.acquireFailed(id, protocol, holderId, startNanos, waited(), failure, cause);
         RuntimeException failed = error == null ? null : RedisFailures.translate("acquire lock '" + id.name() + "'", error);
-        engine.events().delivered().thenRun(() -> {
+        events.delivered().thenRun(() -> {
             if (failed != null) {
                 outcome.completeExceptionally(failed);
             } else {
@@ -408,9 +428,7 @@ final class Acquisition {
         if (passOnWakeUp && wokenByRelease) {
             channel.wakeOne();
         }
-        channel.forget(holdId);
-        engine.subscriptions().leave(channel);
-        engine.waiting(this, false);
+        waits.leave(this, channel);
         channel = null;
     }
 

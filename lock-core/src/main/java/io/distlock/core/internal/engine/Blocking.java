@@ -12,12 +12,9 @@ import java.util.concurrent.TimeoutException;
  * into the exceptions those methods promise. Every wait has a limit, so a lost answer can never
  * hang a thread, unless the caller asked to wait forever for a lock, or the future bounds itself
  * because the engine must be the one to decide that an answer did not come (a release: see
- * {@code ScriptedLock.inTime}).
+ * {@link RedisCalls#inTime}).
  */
 final class Blocking {
-
-    /** Waits without limit. */
-    static final long NO_LIMIT = -1;
 
     private Blocking() {
     }
@@ -26,20 +23,20 @@ final class Blocking {
      * Waits, letting an interrupt end the wait.
      *
      * @param future        what to wait for
-     * @param limitMillis   longest wait, or {@link #NO_LIMIT}
+     * @param limit         longest wait
      * @param action        what is being done, for messages (e.g. "acquire lock 'x'")
      * @param <T>           result type
      * @return the result
      * @throws InterruptedException if interrupted while waiting
      */
-    static <T> T await(CompletableFuture<T> future, long limitMillis, String action) throws InterruptedException {
+    static <T> T await(CompletableFuture<T> future, Wait limit, String action) throws InterruptedException {
         try {
-            return limitMillis == NO_LIMIT ? future.get() : future.get(limitMillis, TimeUnit.MILLISECONDS);
+            return limit.isForever() ? future.get() : future.get(limit.millis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             throw RedisFailures.translate(action, e);
         } catch (TimeoutException e) {
-            throw new LockException("Could not " + action + ": no answer from Redis within " + limitMillis
-                    + " ms. Check that Redis is running and reachable.");
+            throw new LockException("Could not " + action + ": no answer from Redis within " + limit
+                    + ". Check that Redis is running and reachable.");
         }
     }
 
@@ -47,20 +44,18 @@ final class Blocking {
      * Waits, ignoring interrupts until the future is done; the thread's interrupt status is kept.
      *
      * @param future      what to wait for
-     * @param limitMillis longest wait, or {@link #NO_LIMIT}
+     * @param limit       longest wait
      * @param action      what is being done, for messages
      * @param <T>         result type
      * @return the result
      */
-    static <T> T awaitUninterruptibly(CompletableFuture<T> future, long limitMillis, String action) {
-        long deadline = limitMillis == NO_LIMIT ? Long.MAX_VALUE : System.nanoTime() + limitMillis * 1_000_000L;
+    static <T> T awaitUninterruptibly(CompletableFuture<T> future, Wait limit, String action) {
+        long startNanos = System.nanoTime();
         boolean interrupted = false;
         try {
             while (true) {
                 try {
-                    long left = deadline == Long.MAX_VALUE ? NO_LIMIT
-                            : Math.max(0, (deadline - System.nanoTime()) / 1_000_000L);
-                    return await(future, left, action);
+                    return await(future, limit.left(startNanos, System.nanoTime()), action);
                 } catch (InterruptedException e) {
                     interrupted = true;
                 }

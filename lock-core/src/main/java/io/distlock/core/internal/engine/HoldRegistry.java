@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
@@ -90,6 +91,19 @@ final class HoldRegistry implements LeaseWatchdog.RenewalOutcomes {
         this.clientClosed = clientClosed;
         this.wakeLocalWaiter = wakeLocalWaiter;
         this.watchdog = new LeaseWatchdog(scheduler, watchdogLeaseMillis, renewalBatchSize, slotOf, this);
+    }
+
+    /**
+     * Whether a watchdog hold taken by an acquisition that started at the given time must still be
+     * there, so that a composite lock need not ask Redis: its lease began when Redis granted it,
+     * after that start, so it cannot have run out (even unrenewed: a frozen JVM, a lost
+     * connection) before that start plus a lease. Half a lease is the margin.
+     *
+     * @param acquiringSinceNanos {@link System#nanoTime()} when the acquisition started
+     * @return whether less than half a watchdog lease has passed since
+     */
+    boolean leaseCannotHaveEndedSince(long acquiringSinceNanos) {
+        return System.nanoTime() - acquiringSinceNanos < TimeUnit.MILLISECONDS.toNanos(watchdogLeaseMillis) / 2;
     }
 
     /**
@@ -176,7 +190,7 @@ final class HoldRegistry implements LeaseWatchdog.RenewalOutcomes {
      * answered as an {@code unlock()} after the lease ran out is: the loss ({@link #releasedLost},
      * reported once). A hold whose release was sent without an answer is answered as released: the
      * engine takes a release sent again that finds nothing held as released (see
-     * {@code ScriptedLock.lostBefore}), and the hold was taken back when it ended.
+     * {@code Releases.lostBefore}), and the hold was taken back when it ended.
      *
      * @param keys     the lock
      * @param protocol the kind of lock

@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -47,15 +48,20 @@ final class HoldUndos {
     private record HolderOfLock(String lockKey, String holderId) {
     }
 
-    private final LockEngine engine;
+    private final ClientLifecycle lifecycle;
+    private final ScheduledExecutorService scheduler;
     private final ConcurrentHashMap<HolderOfLock, Set<Undo>> pending = new ConcurrentHashMap<>();
     private final AtomicInteger pendingCount = new AtomicInteger();
     /** Whether going past {@link #MAX_PENDING} was reported since nothing was pending. */
     private final AtomicBoolean overflowReported = new AtomicBoolean();
 
-    /** @param engine the client's engine: its scheduler paces the retries, its closing ends them */
-    HoldUndos(LockEngine engine) {
-        this.engine = engine;
+    /**
+     * @param lifecycle the client's: its closing ends the retries
+     * @param scheduler the client's: paces the retries
+     */
+    HoldUndos(ClientLifecycle lifecycle, ScheduledExecutorService scheduler) {
+        this.lifecycle = lifecycle;
+        this.scheduler = scheduler;
     }
 
     /**
@@ -146,7 +152,7 @@ final class HoldUndos {
             if (done.get() || !inFlight.compareAndSet(false, true)) {
                 return;
             }
-            if (engine.isClosed()) {
+            if (lifecycle.isClosed()) {
                 end();
                 return;
             }
@@ -154,8 +160,8 @@ final class HoldUndos {
                 inFlight.set(false);  // a send from now on goes behind this one: it may be needed
                 if (error == null) {
                     end();
-                } else if (!worthRetrying(error) || engine.isClosed()) {
-                    if (!engine.isClosed()) {
+                } else if (!worthRetrying(error) || lifecycle.isClosed()) {
+                    if (!lifecycle.isClosed()) {
                         LOG.log(Level.WARNING, () -> "Redis refused to take back hold " + holdId + " of "
                                 + keys.lockKey() + " (" + RedisFailures.unwrap(error) + "); if it has the hold, the "
                                 + "hold ends with its lease");
@@ -177,7 +183,7 @@ final class HoldUndos {
             LOG.log(Level.DEBUG, () -> "Could not take back hold " + holdId + " of " + keys.lockKey() + " ("
                     + RedisFailures.unwrap(error) + "); trying again in " + pause + " ms");
             try {
-                engine.scheduler().schedule(() -> {
+                scheduler.schedule(() -> {
                     retryScheduled.set(false);
                     send();
                 }, pause, TimeUnit.MILLISECONDS);

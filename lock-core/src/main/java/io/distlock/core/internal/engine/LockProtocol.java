@@ -6,7 +6,8 @@ import java.util.concurrent.CompletableFuture;
 /**
  * The Redis side of one kind of lock: what one acquisition attempt and one release do, each a
  * single script call. Waiting, leases, the watchdog, events and the {@code Lock} API are the same
- * for every kind and live in {@link ScriptedLock} and {@link Acquisition}.
+ * for every kind and live in {@link ScriptedLock}, {@link Acquisitions}, {@link Acquisition} and
+ * {@link Releases}.
  */
 public interface LockProtocol {
 

@@ -9,15 +9,22 @@ import java.util.concurrent.TimeUnit;
  * A {@link FencedLock}: the reentrant lock with a fence counter ({@link ReentrantProtocol} in
  * fenced mode); the token of each hold is kept with the hold.
  */
-public final class ScriptedFencedLock extends ScriptedLock implements FencedLock {
+final class ScriptedFencedLock extends ScriptedLock implements FencedLock {
+
+    private final HoldRegistry holds;
 
     /**
-     * @param engine   the client's engine
-     * @param id       lock name (already checked) and group
-     * @param protocol the fenced protocol
+     * @param ref          the lock, of the fenced protocol
+     * @param clientId     the client's id: holder ids of its threads start with it
+     * @param acquisitions acquires it
+     * @param releases     releases it
+     * @param redis        asks Redis about it
+     * @param holds        the client's holds, which keep the token of each
      */
-    public ScriptedFencedLock(LockEngine engine, LockId id, LockProtocol protocol) {
-        super(engine, id, protocol);
+    ScriptedFencedLock(LockRef ref, String clientId, Acquisitions acquisitions, Releases releases, RedisCalls redis,
+                       HoldRegistry holds) {
+        super(ref, clientId, acquisitions, releases, redis);
+        this.holds = holds;
     }
 
     @Override
@@ -27,7 +34,7 @@ public final class ScriptedFencedLock extends ScriptedLock implements FencedLock
 
     @Override
     public long getToken(String holderId) {
-        Hold hold = engine().holds().hold(keys(), protocol(), holderId);
+        Hold hold = holds.hold(ref().keys(), ref().protocol(), holderId);
         if (hold == null || hold.lost()) {
             throw new IllegalMonitorStateException("Fenced lock '" + getName() + "' is not held by "
                     + (holderId.equals(currentHolder()) ? "the current thread" : "holder '" + holderId + "'")

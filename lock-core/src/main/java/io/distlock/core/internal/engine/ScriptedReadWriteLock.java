@@ -10,16 +10,6 @@ import io.distlock.core.RedisReadWriteLock;
  * @param readLock  the read half
  * @param writeLock the write half
  */
-public record ScriptedReadWriteLock(String getName, RedisLock readLock, RedisLock writeLock)
+record ScriptedReadWriteLock(String getName, RedisLock readLock, RedisLock writeLock)
         implements RedisReadWriteLock {
-
-    /**
-     * @param engine the client's engine
-     * @param id     lock name (already checked) and group
-     * @return the lock
-     */
-    public static ScriptedReadWriteLock of(LockEngine engine, LockId id) {
-        return new ScriptedReadWriteLock(id.name(), new ScriptedLock(engine, id, engine.read()),
-                new ScriptedLock(engine, id, engine.write()));
-    }
 }

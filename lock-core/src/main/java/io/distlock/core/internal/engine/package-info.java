@@ -1,9 +1,21 @@
 /**
  * The lock itself: {@link io.distlock.core.internal.engine.ScriptedLock} implements the {@code Lock}
  * contract once for every kind of lock, whose Redis side is a
- * {@link io.distlock.core.internal.engine.LockProtocol}; {@link io.distlock.core.internal.engine.Acquisition} is the
- * asynchronous acquire-or-wait state machine; {@link io.distlock.core.internal.engine.LockEngine} is what
- * one client's locks share.
+ * {@link io.distlock.core.internal.engine.LockProtocol}. One client's locks share, each given what
+ * it uses by {@link io.distlock.core.internal.engine.LockEngine}, which wires them:
+ * <ul>
+ *   <li>{@link io.distlock.core.internal.engine.Acquisitions} starts acquisitions and sees each
+ *       through for its caller; {@link io.distlock.core.internal.engine.Acquisition} is the
+ *       asynchronous acquire-or-wait state machine of one, waiting on a lock channel
+ *       ({@link io.distlock.core.internal.engine.LockWaits});</li>
+ *   <li>{@link io.distlock.core.internal.engine.Releases} releases holds, retry-safe, and hands a
+ *       lock to a local waiter;</li>
+ *   <li>{@link io.distlock.core.internal.engine.HoldRegistry} remembers the holds and has the
+ *       watchdog renew them; {@link io.distlock.core.internal.engine.HoldUndos} takes back those
+ *       nobody will use;</li>
+ *   <li>{@link io.distlock.core.internal.engine.RedisCalls} bounds each Redis call and hands its
+ *       answer to the caller's threads.</li>
+ * </ul>
  *
  * <h2>Glossary</h2>
  * <dl>
@@ -34,7 +46,7 @@
  *   <li><b>Holder id</b>: who holds ({@code clientId:threadId}, or an explicit id given to the
  *       {@code *Async} methods). A holder's holds of one lock are counted together in Redis.</li>
  *   <li><b>Hold id</b>: the id of one acquisition, unique among all ids of all clients
- *       ({@code LockEngine.newId()}). Every attempt of that acquisition, its hand-off, its
+ *       ({@link io.distlock.core.internal.engine.HoldIds}). Every attempt of that acquisition, its hand-off, its
  *       release and its undo name it. Redis keeps a marker of it while the hold lasts (the lock
  *       hash's {@code #<hold id>} field), so an attempt run twice counts once, and a release takes
  *       back exactly that hold, never another hold of the same holder. A fair lock's queue place
