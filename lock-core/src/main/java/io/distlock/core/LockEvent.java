@@ -39,6 +39,12 @@ public record LockEvent(
     public enum Failure {
         /** The wait time elapsed while another holder had the lock. */
         TIMEOUT,
+        /**
+         * Another holder had the lock and the caller asked not to wait (a wait time of zero, such as
+         * {@code tryLock()} or a {@code @Scheduled} job that skips a busy tick): an expected outcome,
+         * told apart from a wait that ran out.
+         */
+        BUSY,
         /** The waiting thread was interrupted (or the async attempt was cancelled). */
         INTERRUPTED,
         /** Redis could not be reached or answered with an error. */

@@ -94,6 +94,20 @@ class ObservationTest {
     }
 
     @Test
+    void anAttemptThatMayNotWaitFindsTheLockBusyRatherThanTimingOut() {
+        RedisLock held = clients.open(redis.server()).getLock("busy");
+        held.lock();
+        RedisLock lock = observedClient(b -> { }).getLock("busy");
+
+        assertThat(lock.tryLock()).isFalse();
+
+        assertThat(registry).hasSingleObservationThat().hasNameEqualTo(ACQUIRE)
+                .hasLowCardinalityKeyValue("result", "busy")
+                .hasBeenStopped();
+        recorded.assertEachStoppedOnce();
+    }
+
+    @Test
     void anAcquisitionThatTimesOutIsObservedWithItsResultAndStartsNoHold() throws InterruptedException {
         RedisLock held = clients.open(redis.server()).getLock("busy");
         held.lock();

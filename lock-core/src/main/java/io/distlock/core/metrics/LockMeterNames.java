@@ -29,7 +29,11 @@ public final class LockMeterNames {
     public static final String NAME = "name";
     /** Tag: the kind of lock, e.g. {@code reentrant}, {@code fair}, {@code red_lock}. */
     public static final String TYPE = "type";
-    /** Tag: how an acquisition or a renewal ended. */
+    /**
+     * Tag: how an acquisition or a renewal ended. Acquisitions: {@code acquired}; {@code timeout}, a
+     * wait that ran out; {@code busy}, the lock was taken and the caller asked not to wait;
+     * {@code interrupted}; {@code error}. Renewals: {@code renewed}, {@code lost}, {@code error}.
+     */
     public static final String RESULT = "result";
     /** Tag of the timers: {@code none}, or the simple class name of the failure. */
     public static final String ERROR = "error";

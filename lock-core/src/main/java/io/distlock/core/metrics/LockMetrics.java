@@ -246,6 +246,7 @@ public class LockMetrics implements MeterBinder {
         final Timer acquired;
         final Timer held;
         private final Timer timedOut;
+        private final Timer busy;
         private final Timer interrupted;
         private final MeterRegistry registry;
         private final Tags tags;
@@ -255,6 +256,7 @@ public class LockMetrics implements MeterBinder {
             this.tags = tags;
             acquired = acquireTimer("acquired", NO_ERROR);
             timedOut = acquireTimer("timeout", NO_ERROR);
+            busy = acquireTimer("busy", NO_ERROR);
             interrupted = acquireTimer("interrupted", NO_ERROR);
             held = Timer.builder(LockMeterNames.HELD).tags(tags).tag(LockMeterNames.ERROR, NO_ERROR)
                     .description("How long locks were held, from first hold to last release")
@@ -265,6 +267,7 @@ public class LockMetrics implements MeterBinder {
         Timer failed(LockEvent event) {
             return switch (Objects.requireNonNull(event.failure())) {
                 case TIMEOUT -> timedOut;
+                case BUSY -> busy;
                 case INTERRUPTED -> interrupted;
                 case ERROR -> acquireTimer("error",
                         event.cause() == null ? NO_ERROR : event.cause().getClass().getSimpleName());

@@ -40,11 +40,13 @@ class LockMetricsTest {
         lock.unlock();
         RedisLock busy = clients.open(redis.server()).getLock("orders:42");
         assertThat(busy.tryLock(0, 10, TimeUnit.SECONDS)).isTrue();
-        assertThat(lock.tryLock(0, 10, TimeUnit.SECONDS)).isFalse();
+        assertThat(lock.tryLock(0, 10, TimeUnit.SECONDS)).as("no wait: busy").isFalse();
+        assertThat(lock.tryLock(50, 10_000, TimeUnit.MILLISECONDS)).as("a wait that runs out: timeout").isFalse();
         busy.unlock();
 
         // Events reach listeners in order, on the client's event thread: the last one counted, all are.
-        awaitTrue("the failed attempt is counted", PATIENCE, () -> acquire(registry, "timeout").count() == 1);
+        awaitTrue("the failed attempts are counted", PATIENCE, () -> acquire(registry, "timeout").count() == 1);
+        assertThat(acquire(registry, "busy").count()).isEqualTo(1);
         assertThat(gauge(registry, LockMeterNames.ACTIVE)).isZero();
         assertThat(acquire(registry, "acquired").count()).isEqualTo(1);
         assertThat(registry.get(LockMeterNames.HELD).tags(LockMeterNames.NAME, "orders", LockMeterNames.TYPE,

@@ -6,6 +6,7 @@ import io.distlock.core.LockLostException;
 import io.distlock.core.LockTemplate;
 import io.distlock.spring.BootGeneration;
 import io.distlock.spring.DistributedLock;
+import io.distlock.spring.OnFailure;
 import io.distlock.spring.autoconfigure.DistLockAutoConfiguration;
 import io.distlock.test.RedisExtension;
 import io.micrometer.core.instrument.Timer;
@@ -101,6 +102,12 @@ class DistLockMetricsTest {
         public String quick(String id) {
             return id;
         }
+
+        /** As a {@code @Scheduled} job runs on each instance: skips the tick another one runs. */
+        @DistributedLock(key = "#id", name = "orders.pay", waitTime = "0s", onFailure = OnFailure.SKIP)
+        public String unlessBusy(String id) {
+            return id;
+        }
     }
 
     @Configuration(proxyBeanMethods = false)
@@ -125,6 +132,9 @@ class DistLockMetricsTest {
 
             assertThatThrownBy(() -> payments.quick("42")).isInstanceOf(LockException.class)
                     .hasMessageContaining("orders.pay:42");
+            assertThat(acquire(registry, "timeout").count()).isEqualTo(1);
+            assertThat(payments.unlessBusy("42")).as("skipped").isNull();
+            assertThat(acquire(registry, "busy").count()).as("a skip is no timeout").isEqualTo(1);
             assertThat(acquire(registry, "timeout").count()).isEqualTo(1);
 
             CountDownLatch secondIn = new CountDownLatch(1);

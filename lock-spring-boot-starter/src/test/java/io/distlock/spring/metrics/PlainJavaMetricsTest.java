@@ -83,7 +83,7 @@ class PlainJavaMetricsTest {
         other.join(10_000);
         lock.unlock();
         awaitTrue("the failed attempt is counted", Duration.ofSeconds(10), () -> registry.find("distlock.acquire")
-                .tag("result", "timeout").timers().stream().mapToLong(timer -> timer.count()).sum() == 1);
+                .tag("result", "busy").timers().stream().mapToLong(timer -> timer.count()).sum() == 1);
     }
 
     /** @return the ids of the distlock meters, as text: name and tags */

@@ -56,6 +56,8 @@ final class Acquisition {
      * another of its acquisitions still counts, so for it a lease that ran out is lost.
      */
     private final boolean thread;
+    /** Whether the caller may wait at all; one that may not reports a busy lock as {@code BUSY}. */
+    private final boolean mayWait;
     private final long leaseMillis;
     private final boolean renewedByWatchdog;
     /** This acquisition's hold id: every attempt of it, its undo and a hand-off to it use it. */
@@ -108,6 +110,7 @@ final class Acquisition {
         this.thread = thread;
         this.renewedByWatchdog = lease.isWatchdog();
         this.leaseMillis = renewedByWatchdog ? watchdogLeaseMillis : lease.millis();
+        this.mayWait = !wait.isNone();
         this.deadlineNanos = wait.deadlineNanos(startNanos);
         this.holdId = holdId;
         this.channelName = channelName;
@@ -155,7 +158,7 @@ final class Acquisition {
                              boolean thread, Wait wait, Lease lease) {
         Acquisition acquisition = new Acquisition(shared, lock, holderId, holdId, channelName, thread, wait, lease);
         try {
-            acquisition.begin(!wait.isNone());
+            acquisition.begin();
         } catch (RuntimeException | Error e) {
             try {
                 acquisition.finish(LockEvent.Failure.ERROR, e);  // ends what was started: its observation
@@ -262,7 +265,7 @@ final class Acquisition {
      * bounded by what that holder's lease can last (if nobody of this client was subscribed yet,
      * {@link #startWaiting} looks once more after subscribing).
      */
-    private void begin(boolean mayWait) {
+    private void begin() {
         Look look = mayWait ? look() : Look.UNHEARD;
         Hold localHolder = mayWait ? holds.heldByAnotherLocalHolder(keys, holderId) : null;
         if (localHolder != null) {
@@ -311,7 +314,7 @@ final class Acquisition {
                     attempt();
                 }
             } else if (remainingMillis() <= 0) {
-                finish(LockEvent.Failure.TIMEOUT, null);
+                finish(mayWait ? LockEvent.Failure.TIMEOUT : LockEvent.Failure.BUSY, null);
             } else {
                 startWaiting(attempt.ttlMillis(), look);
             }

@@ -17,7 +17,7 @@ import java.util.function.Consumer;
  * <ul>
  *   <li>{@code distlock.acquire}: from the start of an acquisition, on the caller's thread and
  *       under the caller's current observation, to its outcome ({@code result} = acquired |
- *       timeout | interrupted | error; a Redis failure is the observation's error);</li>
+ *       timeout | busy | interrupted | error; a Redis failure is the observation's error);</li>
  *   <li>{@code distlock.held}: from a first hold to its last release, under the same parent as the
  *       acquisition that began it. A lost lease ends it with a {@link LockLostException} as its
  *       error; each failed renewal is an event
