@@ -31,7 +31,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Where the lock advice runs among Spring's other method advice, as README documents it:
+ * Where the lock advice runs among Spring's other method advice, as docs/annotation.md documents it:
  * {@code @Async} outside it (the lock is taken in the async task), {@code @Cacheable} outside it
  * once ordered so (a cache hit takes no lock). Spring Framework 7's {@code @Retryable}: see
  * {@code RetryOrderTest}, which runs on Spring Boot 4 only.

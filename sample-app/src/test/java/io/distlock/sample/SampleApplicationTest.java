@@ -28,8 +28,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Starts the sample on a random port against a real Redis and uses it over HTTP, as the README
- * tells a newcomer to.
+ * Starts the sample on a random port against a real Redis and uses it over HTTP, as the README and
+ * docs/sample-app.md tell a newcomer to.
  */
 @Timeout(120)
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)

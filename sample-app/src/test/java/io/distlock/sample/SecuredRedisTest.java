@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The sample as an operator runs it against a Redis that needs an ACL user and TLS with a private
- * CA, configured the way the README shows: the password shows neither in the actuator nor in the
+ * CA, configured the way docs/spring-boot.md shows: the password shows neither in the actuator nor in the
  * startup failure report Spring Boot logs when it is wrong.
  */
 @Timeout(180)
@@ -72,7 +72,7 @@ class SecuredRedisTest {
                 .doesNotContain(PASSWORD);
     }
 
-    /** Starts the sample with the README's TLS + ACL settings, as command-line properties. */
+    /** Starts the sample with the TLS + ACL settings of docs/spring-boot.md, as command-line properties. */
     private static ConfigurableApplicationContext start(String password) {
         RedisServer server = redis.server();
         return SpringApplication.run(SampleApplication.class,

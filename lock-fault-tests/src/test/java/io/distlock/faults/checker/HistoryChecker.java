@@ -103,7 +103,7 @@ final class HistoryChecker {
 
     /**
      * An explicit lease that ran out and was not unlocked within one watchdog timeout after is
-     * forgotten by contract: the late release then finds nothing held (README, "Lost leases").
+     * forgotten by contract: the late release then finds nothing held (docs/plain-java.md, "Lost leases").
      */
     private static boolean forgottenByContract(OpRecord op) {
         return op.leaseMs() > 0

@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Spring Framework 7's {@code @Retryable} (Spring Boot 4) runs outside the lock advice, as README
+ * Spring Framework 7's {@code @Retryable} (Spring Boot 4) runs outside the lock advice, as docs/annotation.md
  * documents: every attempt takes the lock anew, so no retry back-off is spent holding it.
  */
 @Timeout(60)
