@@ -1,5 +1,6 @@
 package io.distlock.core;
 
+import io.distlock.core.internal.engine.LockId;
 import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
@@ -115,11 +116,12 @@ public final class LockTemplate {
                     lease == null ? 0 : TimeUnit.NANOSECONDS.convert(lease), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new LockAcquisitionException("Interrupted while waiting for lock '" + name + "'", e);
+            throw new LockAcquisitionException("Interrupted while waiting for lock '" + name + "'",
+                    LockId.of(name).group(), wait, e);
         }
         if (!acquired) {
             throw new LockAcquisitionException("Could not acquire lock '" + name + "' within " + wait.toMillis()
-                    + " ms: another holder has it");
+                    + " ms: another holder has it", LockId.of(name).group(), wait);
         }
         return new LockHandle(lock);
     }

@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ApiSurfaceTest {
 
     private static final Set<String> API_PACKAGES = Set.of("io.distlock.spring", "io.distlock.spring.autoconfigure",
-            "io.distlock.spring.actuate", "io.distlock.spring.metrics");
+            "io.distlock.spring.actuate", "io.distlock.spring.metrics", "io.distlock.spring.web");
 
     @Test
     void noApiTypeShowsAnInternalOne() throws Exception {

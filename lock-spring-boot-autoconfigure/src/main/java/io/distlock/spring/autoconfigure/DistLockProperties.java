@@ -49,6 +49,8 @@ public class DistLockProperties {
 
     private final Metrics metrics = new Metrics();
 
+    private final Web web = new Web();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -103,6 +105,10 @@ public class DistLockProperties {
 
     public Metrics getMetrics() {
         return metrics;
+    }
+
+    public Web getWeb() {
+        return web;
     }
 
     /** Where distlock's Redis is. Set at most one of url, sentinel.master and cluster.nodes. */
@@ -359,6 +365,49 @@ public class DistLockProperties {
 
         public void setTimeout(Duration timeout) {
             this.timeout = timeout;
+        }
+    }
+
+    /**
+     * How a lock that was not acquired in time ({@code LockAcquisitionException}) answers an HTTP
+     * request to a Spring MVC or WebFlux controller: as a ProblemDetail (RFC 9457), never a 500.
+     */
+    public static class Web {
+
+        /**
+         * Whether a busy lock answers as a ProblemDetail; false leaves the exception to the
+         * application and Spring. An '@ExceptionHandler' of the application wins either way.
+         */
+        private boolean enabled = true;
+
+        /** HTTP status of the answer: 409 Conflict (default), or e.g. 423 Locked or 503 Service Unavailable. */
+        private int busyStatus = 409;
+
+        /** Retry-After of the answer, in whole seconds (rounded up); empty (default) sends none. */
+        private @Nullable Duration retryAfter;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public int getBusyStatus() {
+            return busyStatus;
+        }
+
+        public void setBusyStatus(int busyStatus) {
+            this.busyStatus = busyStatus;
+        }
+
+        public @Nullable Duration getRetryAfter() {
+            return retryAfter;
+        }
+
+        public void setRetryAfter(@Nullable Duration retryAfter) {
+            this.retryAfter = retryAfter;
         }
     }
 

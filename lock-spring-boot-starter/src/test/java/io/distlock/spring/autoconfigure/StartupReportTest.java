@@ -61,13 +61,15 @@ class StartupReportTest {
                 "distlock.lease-time", "distlock.watchdog.timeout", "distlock.redis.url", "distlock.redis.username",
                 "distlock.redis.password", "distlock.redis.ssl", "distlock.redis.ssl-bundle", "distlock.redis.database", "distlock.redis.timeout",
                 "distlock.redis.sentinel.master", "distlock.redis.sentinel.nodes", "distlock.redis.cluster.nodes",
-                "distlock.aspect.order", "distlock.metrics.max-names", "management.health.distlock.enabled")) {
+                "distlock.aspect.order", "distlock.metrics.max-names", "distlock.web.enabled",
+                "distlock.web.busy-status", "distlock.web.retry-after", "management.health.distlock.enabled")) {
             int at = metadata.indexOf("\"name\": \"" + property + "\"");
             assertThat(at).as(property).isNotNegative();
             int next = metadata.indexOf("\"name\"", at + 1);
             int end = next < 0 ? metadata.length() : next;
             assertThat(metadata.substring(at, end)).as(property).contains("\"description\"");
-            if (!property.endsWith("url") && !property.contains("redis.") && !property.endsWith("lease-time")) {
+            if (!property.endsWith("url") && !property.contains("redis.") && !property.endsWith("lease-time")
+                    && !property.endsWith("retry-after")) {
                 assertThat(metadata.substring(at, end)).as(property + " default").contains("\"defaultValue\"");
             }
         }
