@@ -1,6 +1,5 @@
 package io.distlock.sample;
 
-import io.distlock.core.LockAcquisitionException;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
@@ -8,16 +7,12 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 
 /**
- * Maps lock and input failures to HTTP answers: a lock that stayed busy, a write refused for a
- * stale fencing token, or an order placed twice is a 409; bad input a 400.
+ * Maps the sample's own failures to HTTP answers: a write refused for a stale fencing token, or an
+ * order placed twice is a 409; bad input a 400. A lock that stayed busy needs nothing here: the
+ * starter answers it with a 409 ProblemDetail.
  */
 @RestControllerAdvice
 class ApiErrors {
-
-    @ExceptionHandler(LockAcquisitionException.class)
-    ProblemDetail busy(LockAcquisitionException e) {
-        return ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, e.getMessage());
-    }
 
     @ExceptionHandler(AccountStore.StaleTokenException.class)
     ProblemDetail stale(AccountStore.StaleTokenException e) {

@@ -80,6 +80,8 @@ class SampleApplicationTest {
         try {
             HttpResponse<String> second = post("/demo/race", null);
             assertThat(second.statusCode()).as(second.body()).isEqualTo(409);
+            assertThat(second.body()).as("the starter's answer").contains("\"title\":\"Lock busy\"",
+                    "\"lock\":\"demo\"");
         } finally {
             running.unlockAsync("another-race").get(10, TimeUnit.SECONDS);
         }
