@@ -6,6 +6,7 @@ import io.distlock.core.LockLostException;
 import io.distlock.core.LockTemplate;
 import io.distlock.spring.BootGeneration;
 import io.distlock.spring.DistributedLock;
+import io.distlock.spring.LogCapture;
 import io.distlock.spring.OnFailure;
 import io.distlock.spring.autoconfigure.DistLockAutoConfiguration;
 import io.distlock.test.RedisExtension;
@@ -23,18 +24,14 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
 
 import static io.distlock.test.Polling.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -236,24 +233,7 @@ class DistLockMetricsTest {
 
     @Test
     void pastTheLimitOfNamesFurtherNamesGetNoMetersAndOneWarning() {
-        List<String> warnings = new CopyOnWriteArrayList<>();
-        Handler handler = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                warnings.add(record.getMessage());
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        java.util.logging.Logger log = java.util.logging.Logger.getLogger(LockNameLimit.class.getName());
-        log.addHandler(handler);
-        try {
+        try (LogCapture log = LogCapture.of(LockNameLimit.class)) {
             runner.withPropertyValues("distlock.metrics.max-names=1").run(context -> {
                 MeterRegistry registry = context.getBean(MeterRegistry.class);
                 LockTemplate template = context.getBean(LockTemplate.class);
@@ -266,11 +246,9 @@ class DistLockMetricsTest {
                         .as("the first name is measured, no other").containsOnly("orders.pay", null);
                 assertThat(acquire(registry, "acquired").count()).isEqualTo(1);
             });
-        } finally {
-            log.removeHandler(handler);
+            assertThat(log.messages()).singleElement().asString()
+                    .contains("distlock.metrics.max-names", "'report'");
         }
-        assertThat(warnings).singleElement().asString()
-                .contains("distlock.metrics.max-names", "'report'");
     }
 
     @Test

@@ -1,29 +1,29 @@
 package io.distlock.spring.actuate.boot3;
 
 import io.distlock.core.LockClient;
-import io.distlock.spring.actuate.DistLockHealthDetails;
-import org.springframework.boot.actuate.health.AbstractHealthIndicator;
+import io.distlock.spring.actuate.DistLockHealthCheck;
 import org.springframework.boot.actuate.health.Health;
+import org.springframework.boot.actuate.health.HealthIndicator;
 
 /**
- * Actuator health of distlock on Spring Boot 3.5, whose health API predates Boot 4's: UP when
- * Redis answers a {@code PING} within the command timeout, with {@link DistLockHealthDetails};
- * DOWN with the reason otherwise.
+ * Actuator health of distlock on Spring Boot 3.5, whose health API predates Boot 4's
+ * ({@link DistLockHealthCheck}): UP when Redis answers a {@code PING} within the command timeout,
+ * DOWN with the reason otherwise, logged once per change of state.
  */
-public class DistLockHealthIndicator extends AbstractHealthIndicator {
+public class DistLockHealthIndicator implements HealthIndicator {
 
-    private final LockClient client;
+    private final DistLockHealthCheck check;
 
     /**
      * @param client the application's lock client
      */
     public DistLockHealthIndicator(LockClient client) {
-        super("distlock health check failed");
-        this.client = client;
+        this.check = new DistLockHealthCheck(client);
     }
 
     @Override
-    protected void doHealthCheck(Health.Builder builder) {
-        builder.up().withDetails(DistLockHealthDetails.of(client));
+    public Health health() {
+        DistLockHealthCheck.Outcome outcome = check.check();
+        return (outcome.up() ? Health.up() : Health.down()).withDetails(outcome.details()).build();
     }
 }
