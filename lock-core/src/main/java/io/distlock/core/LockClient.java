@@ -66,6 +66,7 @@ public final class LockClient implements AutoCloseable {
     private final String keyPrefix;
     private final Duration watchdogTimeout;
     private final Duration commandTimeout;
+    private final String redisAddress;
     private final RedisConnections connections;
     private final ScheduledThreadPoolExecutor scheduler;
     private final ExecutorService callers;
@@ -73,11 +74,12 @@ public final class LockClient implements AutoCloseable {
     private final LockObservations observations;
     private final LockEngine engine;
 
-    private LockClient(Builder builder, RedisConnections connections) {
+    private LockClient(Builder builder, RedisConnections connections, String redisAddress) {
         this.clientId = UUID.randomUUID().toString();
         this.keyPrefix = builder.keyPrefix;
         this.watchdogTimeout = builder.watchdogTimeout;
         this.commandTimeout = Duration.ofMillis(builder.commandTimeout.toMillis());  // what the engine uses
+        this.redisAddress = redisAddress;
         this.connections = connections;
         this.scheduler = new ScheduledThreadPoolExecutor(1, daemonThreads("distlock-"));
         this.scheduler.setRemoveOnCancelPolicy(true);
@@ -244,6 +246,14 @@ public final class LockClient implements AutoCloseable {
      */
     public List<LockInfo> locks() {
         return engine.locks();
+    }
+
+    /**
+     * @return where this client connects, with no password: its Redis URI (a Sentinel one names the
+     *         Sentinels and the master), a cluster's seed nodes, or "the given RedisClient's URI"
+     */
+    public String redisAddress() {
+        return redisAddress;
     }
 
     /** @return the number of holds whose lease the watchdog renews now */
@@ -665,7 +675,7 @@ public final class LockClient implements AutoCloseable {
                         + "' is not shorter than the command timeout (" + millis(commandTimeout) + ")",
                         "Use a shorter one such as 500ms: the client would give up on WAIT before Redis answers.");
             }
-            return measured(new LockClient(this, target.connect(commandTimeout)));
+            return measured(new LockClient(this, target.connect(commandTimeout), target.describe()));
         }
 
         /** @return the client, its meters bound to the meter registry if one was given */

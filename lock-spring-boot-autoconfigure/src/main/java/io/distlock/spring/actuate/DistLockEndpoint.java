@@ -2,7 +2,6 @@ package io.distlock.spring.actuate;
 
 import io.distlock.core.LockClient;
 import io.distlock.core.LockInfo;
-import io.distlock.core.RedisUris;
 import io.distlock.spring.autoconfigure.DistLockProperties;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.Access;
@@ -14,10 +13,12 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Actuator endpoint {@code distlock}. Read ({@code GET /actuator/distlock}): the locks this
- * instance holds or waits for, and the lock client's settings, the password masked. Delete
+ * instance holds or waits for, and the lock client's settings: the Redis it connects to (no
+ * password) and where that choice came from. Delete
  * ({@code DELETE /actuator/distlock/{name}}): force-release a lock whoever holds it, for an
  * operator freeing a lock an instance left behind; like Boot's other write operations it is off
  * unless allowed: {@code management.endpoint.distlock.access=unrestricted}.
@@ -27,14 +28,18 @@ public class DistLockEndpoint {
 
     private final LockClient client;
     private final DistLockProperties properties;
+    private final Supplier<String> connectionSource;
 
     /**
-     * @param client     the lock client
-     * @param properties its settings, shown masked
+     * @param client           the lock client
+     * @param properties       its settings
+     * @param connectionSource where the client's connection comes from (properties, Spring Boot's
+     *                         connection details, a bean of the application), asked when shown
      */
-    public DistLockEndpoint(LockClient client, DistLockProperties properties) {
+    public DistLockEndpoint(LockClient client, DistLockProperties properties, Supplier<String> connectionSource) {
         this.client = client;
         this.properties = properties;
+        this.connectionSource = connectionSource;
     }
 
     /** @return the locks held and awaited, and the settings */
@@ -60,7 +65,6 @@ public class DistLockEndpoint {
     }
 
     private Map<String, @Nullable Object> settings() {
-        DistLockProperties.Redis redis = properties.getRedis();
         Map<String, @Nullable Object> settings = new LinkedHashMap<>();
         settings.put("keyPrefix", client.keyPrefix());
         settings.put("watchdogTimeout", client.watchdogTimeout());
@@ -68,15 +72,8 @@ public class DistLockEndpoint {
         settings.put("waitTime", properties.getWaitTime());
         settings.put("leaseTime", properties.getLeaseTime());
         Map<String, @Nullable Object> connection = new LinkedHashMap<>();
-        connection.put("url", redis.getUrl() == null ? null : RedisUris.mask(redis.getUrl()));
-        connection.put("username", redis.getUsername());
-        connection.put("password", redis.getPassword() == null ? null : "******");
-        connection.put("database", redis.getDatabase());
-        connection.put("ssl", redis.isSsl());
-        connection.put("sslBundle", redis.getSslBundle());
-        connection.put("sentinelMaster", redis.getSentinel().getMaster());
-        connection.put("sentinelNodes", redis.getSentinel().getNodes());
-        connection.put("clusterNodes", redis.getCluster().getNodes());
+        connection.put("address", client.redisAddress());
+        connection.put("source", connectionSource.get());
         settings.put("redis", connection);
         return settings;
     }

@@ -2,7 +2,10 @@ package io.distlock.spring.actuate;
 
 import io.distlock.core.LockClient;
 import io.distlock.spring.autoconfigure.DistLockAutoConfiguration;
+import io.distlock.spring.autoconfigure.DistLockConnectionDetails;
 import io.distlock.spring.autoconfigure.DistLockProperties;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -21,13 +24,29 @@ import org.springframework.context.annotation.Bean;
 public final class DistLockEndpointAutoConfiguration {
 
     /**
-     * @param client     the lock client
-     * @param properties its settings
+     * @param client      the lock client
+     * @param properties  its settings
+     * @param details     where the starter's lock client connects, if the starter made it
+     * @param beanFactory tells whether the starter made the lock client
      * @return the endpoint
      */
     @Bean
     @ConditionalOnMissingBean
-    DistLockEndpoint distLockEndpoint(LockClient client, DistLockProperties properties) {
-        return new DistLockEndpoint(client, properties);
+    DistLockEndpoint distLockEndpoint(LockClient client, DistLockProperties properties,
+                                      ObjectProvider<DistLockConnectionDetails> details,
+                                      ConfigurableListableBeanFactory beanFactory) {
+        return new DistLockEndpoint(client, properties, () -> madeByTheStarter(beanFactory)
+                ? details.getObject().describeSource() : "a LockClient bean of the application");
+    }
+
+    /** @return whether the application's lock client is the starter's ({@link DistLockAutoConfiguration}'s) */
+    private static boolean madeByTheStarter(ConfigurableListableBeanFactory beanFactory) {
+        for (String name : beanFactory.getBeanNamesForType(LockClient.class, false, false)) {
+            if (beanFactory.containsBeanDefinition(name) && DistLockAutoConfiguration.class.getName()
+                    .equals(beanFactory.getBeanDefinition(name).getFactoryBeanName())) {
+                return true;
+            }
+        }
+        return false;
     }
 }

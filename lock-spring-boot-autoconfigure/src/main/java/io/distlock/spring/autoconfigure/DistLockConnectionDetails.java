@@ -40,4 +40,12 @@ public interface DistLockConnectionDetails extends ConnectionDetails {
     default @Nullable SslOptions getSslOptions() {
         return null;
     }
+
+    /**
+     * @return where this connection comes from, for operators (the {@code distlock} actuator
+     *         endpoint shows it): by default, this bean's class
+     */
+    default String describeSource() {
+        return "a DistLockConnectionDetails bean of the application (" + getClass().getName() + ")";
+    }
 }

@@ -228,6 +228,17 @@ record RedisConnectionSettings(String prefix, @Nullable String url, String host,
         return first != null ? first : second;
     }
 
+    /**
+     * @return where these settings come from: distlock's properties, Spring Boot's Redis connection
+     *         details, or Spring Boot's properties read by name (whose defaults are localhost:6379)
+     */
+    String describeSource() {
+        if (prefix.startsWith(SPRING_PREFIX + " (")) {
+            return "Spring Boot's Redis connection details " + prefix.substring(SPRING_PREFIX.length() + 1);
+        }
+        return prefix + ".* properties";
+    }
+
     /** Hides the password from {@code toString()} (logs, actuator, exception messages). */
     @Override
     public String toString() {

@@ -59,6 +59,11 @@ final class SettingsConnectionDetails implements DistLockConnectionDetails {
     }
 
     @Override
+    public String describeSource() {
+        return settings.get().describeSource();
+    }
+
+    @Override
     public String toString() {
         return settings.get().toString();
     }

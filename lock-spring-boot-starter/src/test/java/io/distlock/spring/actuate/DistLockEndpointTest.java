@@ -3,15 +3,21 @@ package io.distlock.spring.actuate;
 import io.distlock.core.LockClient;
 import io.distlock.core.LockInfo;
 import io.distlock.core.RedisLock;
+import io.distlock.spring.BootGeneration;
 import io.distlock.spring.autoconfigure.DistLockAutoConfiguration;
+import io.distlock.spring.autoconfigure.DistLockConnectionDetails;
 import io.distlock.test.RedisExtension;
 import org.assertj.core.api.InstanceOfAssertFactories;
+import io.lettuce.core.RedisURI;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationContext;
 
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -46,9 +52,42 @@ class DistLockEndpointTest {
             });
             assertThat(read.settings()).containsEntry("keyPrefix", "distlock:");
             assertThat(read.settings().get("redis")).asInstanceOf(InstanceOfAssertFactories.MAP)
-                    .containsEntry("password", "******");
+                    .containsEntry("address", client.redisAddress())
+                    .containsEntry("source", "distlock.redis.* properties");
+            assertThat(client.redisAddress()).contains(":" + redis.server().port());
             assertThat(read.toString()).doesNotContain("s3cret");
         });
+    }
+
+    @Test
+    void theRedisShownIsTheOneUsedWhereverItCameFrom() {
+        ApplicationContextRunner fromSpringDataRedis = new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(DistLockAutoConfiguration.class,
+                        DistLockEndpointAutoConfiguration.class, BootGeneration.redisAutoConfiguration()))
+                .withPropertyValues("spring.data.redis.url=redis://:s3cret@127.0.0.1:" + redis.server().port(),
+                        "management.endpoints.web.exposure.include=distlock");
+        fromSpringDataRedis.run(context -> assertThat(redisShown(context))
+                .hasEntrySatisfying("address", address -> assertThat(address.toString())
+                        .startsWith("redis://").endsWith("127.0.0.1:" + redis.server().port()))
+                .hasEntrySatisfying("source", source -> assertThat(source.toString())
+                        .startsWith("Spring Boot's Redis connection details")));
+
+        runner.withBean(DistLockConnectionDetails.class,
+                        () -> () -> List.of(RedisURI.create(redis.server().uri())))
+                .run(context -> assertThat(redisShown(context)).hasEntrySatisfying("source", source ->
+                        assertThat(source.toString()).startsWith("a DistLockConnectionDetails bean of the application")));
+
+        runner.withBean(LockClient.class, () -> LockClient.builder().redisUri(redis.server().uri()).build())
+                .run(context -> assertThat(redisShown(context))
+                        .containsEntry("source", "a LockClient bean of the application"));
+    }
+
+    private static Map<Object, Object> redisShown(ApplicationContext context) {
+        DistLockEndpoint.LocksDescriptor read = context.getBean(DistLockEndpoint.class).locks();
+        assertThat(read.toString()).doesNotContain("s3cret");
+        @SuppressWarnings("unchecked")
+        Map<Object, Object> redis = (Map<Object, Object>) read.settings().get("redis");
+        return redis;
     }
 
     @Test

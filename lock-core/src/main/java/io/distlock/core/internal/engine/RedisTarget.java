@@ -158,7 +158,7 @@ public final class RedisTarget {
     }
 
     /** @return where it connects, for messages, with no password */
-    private String describe() {
+    public String describe() {
         if (uri != null) {
             return RedisUris.mask(uri);
         }
