@@ -282,6 +282,12 @@ class DistributedLockTest {
                     .hasMessageContaining("null");
             assertThatThrownBy(() -> service.maybe(" "))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("blank");
+            assertThatThrownBy(() -> service.pay(null))
+                    .as("a null argument under a key's property: which argument, which lock, which method")
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("Lock key '#order.id' of lock 'OrderService.pay' on OrderService.pay "
+                            + "could not be evaluated: argument 'order' is null (")
+                    .hasMessageEndingWith("; the method was not run");
             assertThat(service.runs()).isZero();
         });
     }

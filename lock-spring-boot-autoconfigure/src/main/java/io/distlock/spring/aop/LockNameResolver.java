@@ -6,6 +6,7 @@ import org.springframework.context.expression.BeanFactoryResolver;
 import org.springframework.context.expression.MethodBasedEvaluationContext;
 import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.ParameterNameDiscoverer;
+import org.springframework.expression.EvaluationException;
 import org.springframework.expression.Expression;
 
 import java.lang.reflect.Array;
@@ -14,6 +15,8 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Evaluates a {@link LockedMethod}'s key for one call and turns it into lock names: one name for a
@@ -22,6 +25,9 @@ import java.util.TreeSet;
  * value is an error, never the text "null".
  */
 final class LockNameResolver {
+
+    /** A variable in a key expression: {@code #order} in {@code #order.id}. */
+    private static final Pattern VARIABLE = Pattern.compile("#(\\w+)");
 
     private final BeanFactory beanFactory;
     private final ParameterNameDiscoverer parameterNames = new DefaultParameterNameDiscoverer();
@@ -44,7 +50,14 @@ final class LockNameResolver {
                 : target.getClass());
         MethodBasedEvaluationContext context = new MethodBasedEvaluationContext(root, method, args, parameterNames);
         context.setBeanResolver(new BeanFactoryResolver(beanFactory));
-        Object value = key.getValue(context);
+        Object value;
+        try {
+            value = key.getValue(context);
+        } catch (EvaluationException e) {
+            throw new IllegalArgumentException(describe(key, locked) + " on " + method.getDeclaringClass().getSimpleName()
+                    + "." + method.getName() + " could not be evaluated: " + reason(e, nullArguments(key, method, args))
+                    + "; the method was not run", e);
+        }
         TreeSet<String> names = new TreeSet<>();
         for (Object element : elements(value)) {
             names.add(locked.name() + ":" + text(element, key, locked));
@@ -77,6 +90,35 @@ final class LockNameResolver {
                     + (text == null ? "null" : "a blank value") + "; the method was not run");
         }
         return text;
+    }
+
+    private static String reason(EvaluationException e, List<String> nullArguments) {
+        if (nullArguments.isEmpty()) {
+            return String.valueOf(e.getMessage());
+        }
+        return "argument " + String.join(", ", nullArguments.stream().map(name -> "'" + name + "'").toList())
+                + (nullArguments.size() == 1 ? " is" : " are") + " null (" + e.getMessage() + ")";
+    }
+
+    /**
+     * @return the arguments the key refers to ({@code #name}, {@code #p0}, {@code #a0}) that are
+     *         null: the usual reason a key such as {@code #order.id} cannot be evaluated
+     */
+    private List<String> nullArguments(Expression key, Method method, @Nullable Object[] args) {
+        String[] names = parameterNames.getParameterNames(method);
+        List<String> nulls = new ArrayList<>();
+        Matcher reference = VARIABLE.matcher(key.getExpressionString());
+        while (reference.find()) {
+            String variable = reference.group(1);
+            for (int i = 0; i < args.length; i++) {
+                boolean named = names != null && i < names.length && variable.equals(names[i]);
+                if ((named || variable.equals("p" + i) || variable.equals("a" + i)) && args[i] == null
+                        && !nulls.contains(variable)) {
+                    nulls.add(variable);
+                }
+            }
+        }
+        return nulls;
     }
 
     private static String describe(Expression key, LockedMethod locked) {
