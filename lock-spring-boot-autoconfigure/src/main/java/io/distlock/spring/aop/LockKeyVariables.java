@@ -32,7 +32,7 @@ final class LockKeyVariables {
      * @param key    the parsed key expression
      * @param method the method as the target class declares it (its parameter names are used)
      * @param where  the annotated method, for messages
-     * @throws IllegalStateException naming the unknown variables, the parameters that exist and,
+     * @throws InvalidLockAnnotationException naming the unknown variables, the parameters that exist and,
      *                               when names are missing, the {@code -parameters} compiler flag
      */
     static void check(Expression key, Method method, String where) {
@@ -51,7 +51,7 @@ final class LockKeyVariables {
                         + "plugins set it), or refer to parameters by position as #p0, #p1, ..."
                 : "its parameters are " + Arrays.toString(names) + " (by position #p0, #p1, ...; #root and #this exist "
                         + "too). Parameter names come from compiling with -parameters";
-        throw new IllegalStateException(where + ": key '" + key.getExpressionString() + "' refers to "
+        throw new InvalidLockAnnotationException(where, "key '" + key.getExpressionString() + "' refers to "
                 + String.join(", ", unknown) + ", which is not a parameter of the method: " + parameters);
     }
 

@@ -54,9 +54,9 @@ final class LockNameResolver {
         try {
             value = key.getValue(context);
         } catch (EvaluationException e) {
-            throw new IllegalArgumentException(describe(key, locked) + " on " + method.getDeclaringClass().getSimpleName()
-                    + "." + method.getName() + " could not be evaluated: " + reason(e, nullArguments(key, method, args))
-                    + "; the method was not run", e);
+            throw new IllegalArgumentException(describe(key, locked) + " on "
+                    + method.getDeclaringClass().getSimpleName() + "." + method.getName() + " could not be evaluated: "
+                    + reason(e, nullArguments(key, method, args)) + "; the method was not run", e);
         }
         TreeSet<String> names = new TreeSet<>();
         for (Object element : elements(value)) {

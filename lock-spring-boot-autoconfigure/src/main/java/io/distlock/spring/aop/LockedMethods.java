@@ -42,7 +42,7 @@ final class LockedMethods {
      * @param method      the invoked method
      * @param targetClass the bean's class
      * @return the lock settings, or {@code null} if the method is not annotated
-     * @throws IllegalStateException if the annotation cannot work (at startup, from the pointcut)
+     * @throws InvalidLockAnnotationException if the annotation cannot work (at startup, from the pointcut)
      */
     @Nullable LockedMethod find(Method method, Class<?> targetClass) {
         return cache.computeIfAbsent(new MethodClassKey(method, targetClass), k -> resolve(method, targetClass))
@@ -60,12 +60,12 @@ final class LockedMethods {
         }
         String where = "@DistributedLock on " + targetClass.getSimpleName() + "." + method.getName();
         if (lock.type() == LockType.RED_LOCK && !settings.redLockConfigured()) {
-            throw new IllegalStateException(where + ": type RED_LOCK needs the independent Redis masters in "
+            throw new InvalidLockAnnotationException(where, "type RED_LOCK needs the independent Redis masters in "
                     + "distlock.redlock.nodes (one URL per master, 3 or 5 in practice)");
         }
         Class<?> returns = method.getReturnType();
         if (lock.onFailure() == OnFailure.SKIP && returns.isPrimitive() && returns != void.class) {
-            throw new IllegalStateException(where + ": onFailure = SKIP cannot skip a method returning " + returns
+            throw new InvalidLockAnnotationException(where, "onFailure = SKIP cannot skip a method returning " + returns
                     + " (there is no value to return); return a wrapper type or Optional, or use THROW");
         }
         String name = lock.name().isBlank() ? targetClass.getSimpleName() + "." + method.getName() : lock.name();
@@ -77,7 +77,7 @@ final class LockedMethods {
         Duration lease = duration(lock.leaseTime(), "leaseTime", where);
         Duration minHold = duration(lock.minHoldTime(), "minHoldTime", where);
         if (minHold != null && lock.type() != LockType.REENTRANT && lock.type() != LockType.FENCED) {
-            throw new IllegalStateException(where + ": minHoldTime needs a REENTRANT or FENCED lock; a "
+            throw new InvalidLockAnnotationException(where, "minHoldTime needs a REENTRANT or FENCED lock; a "
                     + lock.type() + " lock cannot be kept taken after its release");
         }
         return Optional.of(new LockedMethod(name, specific, lock.type(), key,
@@ -90,7 +90,7 @@ final class LockedMethods {
         try {
             return parser.parseExpression(expression);
         } catch (ParseException e) {
-            throw new IllegalStateException(where + ": key expression '" + expression + "' is malformed: "
+            throw new InvalidLockAnnotationException(where, "key expression '" + expression + "' is malformed: "
                     + e.getMessage(), e);
         }
     }
@@ -106,11 +106,11 @@ final class LockedMethods {
             resolved = environment.resolveRequiredPlaceholders(text);
             duration = DurationStyle.detectAndParse(resolved.trim());
         } catch (IllegalArgumentException e) {
-            throw new IllegalStateException(where + ": " + attribute + " '" + text + "' is not a duration ("
+            throw new InvalidLockAnnotationException(where, attribute + " '" + text + "' is not a duration ("
                     + e.getMessage() + "); use e.g. 500ms, 3s or ${my.property:3s}", e);
         }
         if (duration.isNegative()) {
-            throw new IllegalStateException(where + ": " + attribute + " '" + text + "' is negative");
+            throw new InvalidLockAnnotationException(where, attribute + " '" + text + "' is negative");
         }
         return duration;
     }

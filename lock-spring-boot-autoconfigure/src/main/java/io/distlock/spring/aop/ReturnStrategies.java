@@ -38,14 +38,14 @@ final class ReturnStrategies {
      * @param onFailure what it does when the lock is not acquired in time
      * @param where     the method, for messages
      * @return the strategy for its return type
-     * @throws IllegalStateException for a return type distlock cannot hold a lock across: the
+     * @throws InvalidLockAnnotationException for a return type distlock cannot hold a lock across: the
      *                               method would otherwise run, or its result be consumed, unlocked
      */
     static ReturnStrategy forMethod(Method method, OnFailure onFailure, String where) {
         Class<?> returnType = method.getReturnType();
         if (CompletionStage.class.isAssignableFrom(returnType)) {
             if (!returnType.isAssignableFrom(CompletableFuture.class)) {
-                throw new IllegalStateException(where + ": return type " + returnType.getName() + " is a CompletionStage "
+                throw new InvalidLockAnnotationException(where, "return type " + returnType.getName() + " is a CompletionStage "
                         + "distlock cannot wrap; declare CompletionStage or CompletableFuture");
             }
             return new CompletionStageReturn();
@@ -55,19 +55,19 @@ final class ReturnStrategies {
                 suspending ? ClassUtils.resolveClassName(MONO, loader()) : returnType) : null;
         if (adapter != null) {
             if (onFailure == OnFailure.SKIP && !adapter.supportsEmpty()) {
-                throw new IllegalStateException(where + ": onFailure = SKIP cannot skip a method returning "
+                throw new InvalidLockAnnotationException(where, "onFailure = SKIP cannot skip a method returning "
                         + returnType.getSimpleName() + ", which cannot complete empty; use THROW");
             }
             return new ReactiveReturn(adapter);
         }
         if (suspending || REACTIVE_TYPES.stream().anyMatch(type -> isA(returnType, type))) {
-            throw new IllegalStateException(where + ": " + (suspending ? "a suspend function" : "return type "
+            throw new InvalidLockAnnotationException(where, (suspending ? "a suspend function" : "return type "
                     + returnType.getName()) + " can hold its lock only with Reactor on the classpath (add "
                     + "io.projectreactor:reactor-core, and org.jetbrains.kotlinx:kotlinx-coroutines-reactor for "
                     + "Kotlin); without it the method would run unlocked");
         }
         if (Future.class.isAssignableFrom(returnType) || BaseStream.class.isAssignableFrom(returnType)) {
-            throw new IllegalStateException(where + ": return type " + returnType.getName() + " is consumed after "
+            throw new InvalidLockAnnotationException(where, "return type " + returnType.getName() + " is consumed after "
                     + "the method returns, when its lock is already released; return CompletableFuture, a reactive "
                     + "type, or a collected result instead");
         }
