@@ -2,6 +2,10 @@ package io.distlock.test;
 
 import org.testcontainers.DockerClientFactory;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+
 /**
  * Answers, once per JVM, whether Testcontainers can reach a Docker engine.
  *
@@ -35,6 +39,10 @@ public final class DockerAvailability {
     }
 
     private static boolean probe() {
+        if (!dockerInSight()) {
+            // Asking Testcontainers would only log an ERROR that no Docker environment was found.
+            return false;
+        }
         try {
             return DockerClientFactory.instance().isDockerAvailable();
         } catch (VirtualMachineError e) {
@@ -42,5 +50,19 @@ public final class DockerAvailability {
         } catch (Throwable e) { // incl. ServiceConfigurationError/NoClassDefFoundError from a broken classpath
             return false;
         }
+    }
+
+    /**
+     * @return whether anything points at a Docker engine: {@code DOCKER_HOST}, a Testcontainers
+     *         configuration file, or a Docker socket where Docker and Docker Desktop put it
+     */
+    private static boolean dockerInSight() {
+        if (System.getenv("DOCKER_HOST") != null) {
+            return true;
+        }
+        Path home = Path.of(System.getProperty("user.home"));
+        return Stream.of(Path.of("/var/run/docker.sock"), home.resolve(".testcontainers.properties"),
+                        home.resolve(".docker/run/docker.sock"), home.resolve(".docker/desktop/docker.sock"))
+                .anyMatch(Files::exists);
     }
 }

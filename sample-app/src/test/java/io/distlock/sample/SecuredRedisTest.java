@@ -60,6 +60,8 @@ class SecuredRedisTest {
 
     @Test
     void wrongPasswordStopsStartupWithAClearLoggedReasonAndNoPassword(CapturedOutput output) {
+        System.out.println("[expected failure] The next startup fails on purpose (a wrong Redis password): the "
+                + "APPLICATION FAILED TO START report below is what this test checks, not a failure of the build.");
         assertThatThrownBy(() -> start(WRONG_PASSWORD).close())
                 .hasStackTraceContaining("refused the credentials");
 

@@ -195,7 +195,7 @@ class DistLockAutoConfigurationTest {
         try (RedisSentinel sentinel = RedisSentinel.start(1, 3)) {
             runner.withPropertyValues("distlock.redis.sentinel.master=" + RedisSentinel.MASTER_NAME,
                             "distlock.redis.sentinel.nodes=" + String.join(",", sentinel.sentinelHostsAndPorts()),
-                            "distlock.replica-ack.replicas=1", "distlock.replica-ack.timeout=300ms")
+                            "distlock.replica-ack.replicas=1", "distlock.replica-ack.timeout=2s")
                     .run(context -> {
                         assertThat(context).hasNotFailed();
                         LockTemplate template = context.getBean(LockTemplate.class);
