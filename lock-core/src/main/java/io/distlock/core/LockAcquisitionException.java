@@ -2,9 +2,7 @@ package io.distlock.core;
 
 import org.jspecify.annotations.Nullable;
 
-import java.time.Duration;
 import java.util.Objects;
-import java.util.Optional;
 
 /**
  * A lock could not be acquired within the wait time that was asked for. Thrown by
@@ -20,7 +18,6 @@ public class LockAcquisitionException extends LockException {
     private static final long serialVersionUID = 1L;
 
     private final @Nullable String group;
-    private final @Nullable Duration waitTime;
 
     /**
      * @param message names the lock and the wait time
@@ -28,7 +25,6 @@ public class LockAcquisitionException extends LockException {
     public LockAcquisitionException(String message) {
         super(message);
         this.group = null;
-        this.waitTime = null;
     }
 
     /**
@@ -38,44 +34,35 @@ public class LockAcquisitionException extends LockException {
     public LockAcquisitionException(String message, Throwable cause) {
         super(message, cause);
         this.group = null;
-        this.waitTime = null;
     }
 
     /**
-     * @param message  names the lock and the wait time
-     * @param group    the lock's group: {@code @DistributedLock}'s static name, or the lock name up to
-     *                 its first {@code ':'}; never a key's value
-     * @param waitTime how long the caller waited
+     * @param message names the lock and the wait time
+     * @param group   the lock's group: {@code @DistributedLock}'s static name, or a lock name's part
+     *                before its first {@code ':'}; never a key's value
      */
-    public LockAcquisitionException(String message, String group, Duration waitTime) {
+    public LockAcquisitionException(String message, String group) {
         super(message);
         this.group = Objects.requireNonNull(group, "group must not be null");
-        this.waitTime = Objects.requireNonNull(waitTime, "waitTime must not be null");
     }
 
     /**
-     * @param message  names the lock and the wait time
-     * @param group    the lock's group (see {@link #LockAcquisitionException(String, String, Duration)})
-     * @param waitTime how long the caller was to wait
-     * @param cause    why the attempt failed, when it failed for a reason other than a timeout
+     * @param message names the lock and the wait time
+     * @param group   the lock's group (see {@link #LockAcquisitionException(String, String)})
+     * @param cause   why the attempt failed, when it failed for a reason other than a timeout
      */
-    public LockAcquisitionException(String message, String group, Duration waitTime, Throwable cause) {
+    public LockAcquisitionException(String message, String group, Throwable cause) {
         super(message, cause);
         this.group = Objects.requireNonNull(group, "group must not be null");
-        this.waitTime = Objects.requireNonNull(waitTime, "waitTime must not be null");
     }
 
     /**
      * @return the lock's group: {@code @DistributedLock}'s static name ({@code OrderService.process}),
-     *         or for {@link LockTemplate} the lock name up to its first {@code ':'}; never a key's
-     *         value. Empty if whoever threw this did not say.
+     *         or for a {@link LockTemplate} lock named {@code kind:id} its {@code kind}; never a
+     *         key's value. {@code null} if whoever threw this did not say (a template lock whose
+     *         name has no {@code ':'} has no part that is surely not a key).
      */
-    public Optional<String> getGroup() {
-        return Optional.ofNullable(group);
-    }
-
-    /** @return how long the caller waited (or was to wait), if whoever threw this said */
-    public Optional<Duration> getWaitTime() {
-        return Optional.ofNullable(waitTime);
+    public @Nullable String getGroup() {
+        return group;
     }
 }

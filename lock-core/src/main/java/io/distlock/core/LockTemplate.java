@@ -116,14 +116,27 @@ public final class LockTemplate {
                     lease == null ? 0 : TimeUnit.NANOSECONDS.convert(lease), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new LockAcquisitionException("Interrupted while waiting for lock '" + name + "'",
-                    LockId.of(name).group(), wait, e);
+            String message = "Interrupted while waiting for lock '" + name + "'";
+            String group = keyFreeGroup(name);
+            throw group == null ? new LockAcquisitionException(message, e)
+                    : new LockAcquisitionException(message, group, e);
         }
         if (!acquired) {
-            throw new LockAcquisitionException("Could not acquire lock '" + name + "' within " + wait.toMillis()
-                    + " ms: another holder has it", LockId.of(name).group(), wait);
+            String message = "Could not acquire lock '" + name + "' within " + wait.toMillis()
+                    + " ms: another holder has it";
+            String group = keyFreeGroup(name);
+            throw group == null ? new LockAcquisitionException(message) : new LockAcquisitionException(message, group);
         }
         return new LockHandle(lock);
+    }
+
+    /**
+     * @return the part of a {@code kind:id} name before its first {@code ':'}, which names the kind
+     *         of lock and not its key; {@code null} for a name without one ({@code "invoice-" + id}),
+     *         all of which may be a key
+     */
+    private static @Nullable String keyFreeGroup(String name) {
+        return name.indexOf(':') > 0 ? LockId.of(name).group() : null;
     }
 
     private static Duration checkNotNegative(Duration duration, String argument) {

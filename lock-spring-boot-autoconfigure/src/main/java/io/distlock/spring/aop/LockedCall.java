@@ -99,8 +99,7 @@ final class LockedCall {
         } catch (InterruptedException e) {
             abandon(acquiring);
             Thread.currentThread().interrupt();
-            throw new LockAcquisitionException("Interrupted while waiting for " + describe(), method.name(),
-                    method.waitTime(), e);
+            throw new LockAcquisitionException("Interrupted while waiting for " + describe(), method.name(), e);
         } catch (TimeoutException e) {
             abandon(acquiring);
             throw new LockException("No answer from Redis while acquiring " + describe()
@@ -214,7 +213,7 @@ final class LockedCall {
     /** @return the failure to report when the locks were not acquired in time */
     LockAcquisitionException notAcquired() {
         return new LockAcquisitionException("Could not acquire " + describe() + " within "
-                + method.waitTime().toMillis() + " ms: another holder has it", method.name(), method.waitTime());
+                + method.waitTime().toMillis() + " ms: another holder has it", method.name());
     }
 
     private long answerLimitMillis() {

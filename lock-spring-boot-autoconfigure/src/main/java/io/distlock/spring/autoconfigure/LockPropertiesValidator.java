@@ -29,15 +29,6 @@ final class LockPropertiesValidator {
             throw new InvalidLockPropertyException("distlock.metrics.max-names", "'" + maxNames + "' is not positive",
                     "Set how many distinct lock names the distlock.* meters may have, e.g. 100 (the default).");
         }
-        int busyStatus = properties.getWeb().getBusyStatus();
-        if (busyStatus < 400 || busyStatus > 599) {
-            throw new InvalidLockPropertyException("distlock.web.busy-status", "'" + busyStatus
-                    + "' is not an HTTP error status", "Use a status from 400 to 599, e.g. 409 (the default), 423 or 503.");
-        }
-        Duration retryAfter = properties.getWeb().getRetryAfter();
-        if (retryAfter != null) {
-            notNegative("distlock.web.retry-after", retryAfter);
-        }
         Integer database = properties.getRedis().getDatabase();
         if (database != null && database < 0) {
             throw new InvalidLockPropertyException("distlock.redis.database", "'" + database + "' is negative",

@@ -44,7 +44,7 @@ final class LockBusyProblemDetails {
      */
     @ExceptionHandler(LockAcquisitionException.class)
     ResponseEntity<ProblemDetail> busy(LockAcquisitionException busy) {
-        String lock = busy.getGroup().orElse(null);
+        String lock = busy.getGroup();
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, lock == null
                 ? "A lock this request needs is held by another caller. Try again later."
                 : "Lock '" + lock + "' is held by another caller. Try again later.");

@@ -2,6 +2,7 @@ package io.distlock.spring.web;
 
 import io.distlock.core.LockAcquisitionException;
 import io.distlock.core.LockClient;
+import io.distlock.core.LockTemplate;
 import io.distlock.core.RedisLock;
 import io.distlock.spring.DistributedLock;
 import io.distlock.spring.autoconfigure.DistLockAutoConfiguration;
@@ -18,6 +19,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.test.web.reactive.server.WebTestClient;
 import org.springframework.test.web.servlet.MockMvc;
@@ -32,9 +34,11 @@ import org.springframework.web.context.WebApplicationContext;
 import org.springframework.web.reactive.config.EnableWebFlux;
 import org.springframework.web.servlet.config.annotation.EnableWebMvc;
 
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 
 /**
@@ -94,6 +98,34 @@ class BusyLockProblemDetailTest {
             assertThat(answer.getResponse().getStatus()).isEqualTo(429);
             assertThat(answer.getResponse().getContentAsString()).isEqualTo("later");
         });
+    }
+
+    @Test
+    void aTemplateLockWithoutAKindIsNotNamedAtAll() {
+        mvc.run(context -> {
+            LockClient client = context.getBean(LockClient.class);
+            RedisLock lock = client.getLock("invoice-" + SECRET);
+            assertThat(lock.tryLockAsync(0, 0, TimeUnit.SECONDS, "another-instance").get(10, TimeUnit.SECONDS)).isTrue();
+            try {
+                LockAcquisitionException busy = catchThrowableOfType(LockAcquisitionException.class, () ->
+                        new LockTemplate(client).run("invoice-" + SECRET, Duration.ZERO, null, () -> { }));
+                assertThat(busy.getGroup()).as("all of the name may be a key").isNull();
+                ResponseEntity<ProblemDetail> answer = context.getBean(LockBusyProblemDetails.class).busy(busy);
+                assertThat(answer.getBody()).isNotNull();
+                assertThat(String.valueOf(answer.getBody())).doesNotContain(SECRET);
+                assertThat(answer.getStatusCode().value()).isEqualTo(409);
+            } finally {
+                lock.unlockAsync("another-instance").get(10, TimeUnit.SECONDS);
+            }
+        });
+    }
+
+    @Test
+    void theWebSettingsAreCheckedAlsoWithALockClientOfTheApplication() {
+        mvc.withBean(LockClient.class, () -> LockClient.builder().redisUri(redis.server().uri()).build())
+                .withPropertyValues("distlock.web.retry-after=-5s")
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .hasMessageContaining("distlock.web.retry-after"));
     }
 
     @Test
