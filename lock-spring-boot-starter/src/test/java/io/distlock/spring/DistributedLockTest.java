@@ -292,6 +292,23 @@ class DistributedLockTest {
         });
     }
 
+    /** A key naming a property the argument does not have: fails on every call, whatever the argument. */
+    public static class WrongProperty {
+        @DistributedLock(key = "#order.number")
+        public void run(Order order) {
+        }
+    }
+
+    @Test
+    void aKeyThatFailsOnAGoodArgumentIsTheCodesErrorNotTheCallers() {
+        runner.withBean(WrongProperty.class).run(context -> assertThatThrownBy(() ->
+                context.getBean(WrongProperty.class).run(new Order("1")))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageStartingWith("Lock key '#order.number' of lock 'WrongProperty.run' on WrongProperty.run "
+                        + "could not be evaluated: ")
+                .hasMessageEndingWith("; the method was not run"));
+    }
+
     /** A service whose annotation cannot work. */
     public static class Malformed {
         @DistributedLock(key = "#order.(id")

@@ -54,9 +54,13 @@ final class LockNameResolver {
         try {
             value = key.getValue(context);
         } catch (EvaluationException e) {
-            throw new IllegalArgumentException(describe(key, locked) + " on "
-                    + method.getDeclaringClass().getSimpleName() + "." + method.getName() + " could not be evaluated: "
-                    + reason(e, nullArguments(key, method, args)) + "; the method was not run", e);
+            List<String> nullArguments = nullArguments(key, method, args);
+            String message = describe(key, locked) + " on " + method.getDeclaringClass().getSimpleName() + "."
+                    + method.getName() + " could not be evaluated: " + reason(e, nullArguments)
+                    + "; the method was not run";
+            // A null argument is the caller's mistake; a key that fails on good arguments is the code's.
+            throw nullArguments.isEmpty() ? new IllegalStateException(message, e)
+                    : new IllegalArgumentException(message, e);
         }
         TreeSet<String> names = new TreeSet<>();
         for (Object element : elements(value)) {
