@@ -35,8 +35,20 @@ public final class DistLockEndpointAutoConfiguration {
     DistLockEndpoint distLockEndpoint(LockClient client, DistLockProperties properties,
                                       ObjectProvider<DistLockConnectionDetails> details,
                                       ConfigurableListableBeanFactory beanFactory) {
-        return new DistLockEndpoint(client, properties, () -> madeByTheStarter(beanFactory)
-                ? details.getObject().describeSource() : "a LockClient bean of the application");
+        return new DistLockEndpoint(client, properties, () -> connectionSource(beanFactory, details));
+    }
+
+    /** @return where the lock client's connection comes from; never fails the endpoint's read */
+    private static String connectionSource(ConfigurableListableBeanFactory beanFactory,
+                                           ObjectProvider<DistLockConnectionDetails> details) {
+        if (!madeByTheStarter(beanFactory)) {
+            return "a LockClient bean of the application";
+        }
+        try {
+            return details.getObject().describeSource();
+        } catch (RuntimeException e) {
+            return "not known (" + e.getMessage() + ")";
+        }
     }
 
     /** @return whether the application's lock client is the starter's ({@link DistLockAutoConfiguration}'s) */

@@ -1,6 +1,7 @@
 package io.distlock.spring.actuate;
 
 import io.distlock.core.LockClient;
+import io.distlock.spring.internal.DistLockHealthCheck;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 

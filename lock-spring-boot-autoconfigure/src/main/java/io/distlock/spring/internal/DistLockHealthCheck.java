@@ -1,4 +1,4 @@
-package io.distlock.spring.actuate;
+package io.distlock.spring.internal;
 
 import io.distlock.core.LockClient;
 import io.distlock.core.LockInfo;
@@ -18,8 +18,8 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p>A probe runs every few seconds, so a Redis that is away must not write a stack trace each
  * time: the check logs one line when the state changes (a WARN when it goes DOWN, an INFO when it
- * comes back UP) and nothing while it stays. Public only so that the Spring Boot 3.5 indicator
- * ({@code io.distlock.spring.actuate.boot3}) can share it: not an API for applications.
+ * comes back UP) and nothing while it stays. Shared by the Spring Boot 4 indicator
+ * ({@code io.distlock.spring.actuate}) and the 3.5 one ({@code io.distlock.spring.actuate.boot3}).
  */
 public final class DistLockHealthCheck {
 

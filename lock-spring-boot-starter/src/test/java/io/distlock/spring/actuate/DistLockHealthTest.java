@@ -5,6 +5,7 @@ import io.distlock.core.RedisLock;
 import io.distlock.spring.BootGeneration;
 import io.distlock.spring.HealthReading;
 import io.distlock.spring.LogCapture;
+import io.distlock.spring.internal.DistLockHealthCheck;
 import io.distlock.spring.autoconfigure.DistLockAutoConfiguration;
 import io.distlock.test.RedisExtension;
 import org.junit.jupiter.api.Test;

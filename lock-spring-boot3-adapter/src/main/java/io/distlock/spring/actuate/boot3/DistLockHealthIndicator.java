@@ -1,7 +1,7 @@
 package io.distlock.spring.actuate.boot3;
 
 import io.distlock.core.LockClient;
-import io.distlock.spring.actuate.DistLockHealthCheck;
+import io.distlock.spring.internal.DistLockHealthCheck;
 import org.springframework.boot.actuate.health.Health;
 import org.springframework.boot.actuate.health.HealthIndicator;
 
