@@ -39,10 +39,6 @@ public final class DockerAvailability {
     }
 
     private static boolean probe() {
-        if (!dockerInSight()) {
-            // Asking Testcontainers would only log an ERROR that no Docker environment was found.
-            return false;
-        }
         try {
             return DockerClientFactory.instance().isDockerAvailable();
         } catch (VirtualMachineError e) {
@@ -53,16 +49,26 @@ public final class DockerAvailability {
     }
 
     /**
-     * @return whether anything points at a Docker engine: {@code DOCKER_HOST}, a Testcontainers
-     *         configuration file, or a Docker socket where Docker and Docker Desktop put it
+     * A cheap look, without Testcontainers, for whether a Docker engine may be there, before
+     * {@link #isAvailable()} asks Testcontainers (which logs an ERROR when it finds none). Only the
+     * automatic choice of mode uses it; a test run that asks for Docker asks Testcontainers at once.
+     *
+     * @return whether anything points at a Docker engine: a {@code DOCKER_*} or
+     *         {@code TESTCONTAINERS_*} environment variable, a Testcontainers configuration file, or
+     *         a socket where Docker, Docker Desktop, Colima, OrbStack, Rancher Desktop or Podman put it
      */
-    private static boolean dockerInSight() {
-        if (System.getenv("DOCKER_HOST") != null) {
+    public static boolean inSight() {
+        if (System.getenv().keySet().stream().anyMatch(name -> name.startsWith("DOCKER_")
+                || name.startsWith("TESTCONTAINERS_"))) {
             return true;
         }
         Path home = Path.of(System.getProperty("user.home"));
-        return Stream.of(Path.of("/var/run/docker.sock"), home.resolve(".testcontainers.properties"),
-                        home.resolve(".docker/run/docker.sock"), home.resolve(".docker/desktop/docker.sock"))
+        String runtimeDir = System.getenv("XDG_RUNTIME_DIR");
+        return Stream.of(Path.of("/var/run/docker.sock"), Path.of("/run/podman/podman.sock"),
+                        home.resolve(".testcontainers.properties"), home.resolve(".docker/run/docker.sock"),
+                        home.resolve(".docker/desktop/docker.sock"), home.resolve(".colima/default/docker.sock"),
+                        home.resolve(".orbstack/run/docker.sock"), home.resolve(".rd/docker.sock"),
+                        Path.of(runtimeDir == null ? "/nonexistent" : runtimeDir, "podman/podman.sock"))
                 .anyMatch(Files::exists);
     }
 }

@@ -75,6 +75,8 @@ public enum RedisMode {
         if (this != AUTO) {
             return this;
         }
-        return DockerAvailability.isAvailable() ? DOCKER : PROCESS;
+        // Testcontainers is asked only when something points at Docker: on a machine without it,
+        // asking would log an ERROR that no Docker environment was found.
+        return DockerAvailability.inSight() && DockerAvailability.isAvailable() ? DOCKER : PROCESS;
     }
 }
