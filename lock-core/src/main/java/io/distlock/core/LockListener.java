@@ -30,7 +30,8 @@ public interface LockListener {
     }
 
     /**
-     * An acquisition gave up: timeout, interrupt or error ({@link LockEvent#failure()}).
+     * An acquisition gave up: timeout, busy (it was not to wait), interrupt or error
+     * ({@link LockEvent#failure()}).
      *
      * @param event {@link LockEvent#duration()} is the time spent trying
      */
