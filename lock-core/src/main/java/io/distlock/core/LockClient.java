@@ -5,7 +5,7 @@ import io.distlock.core.internal.engine.LockId;
 import io.distlock.core.internal.engine.LockEvents;
 import io.distlock.core.internal.engine.LockObservations;
 import io.distlock.core.internal.engine.MicrometerLockObservations;
-import io.distlock.core.internal.engine.RedisConnections;
+import io.distlock.core.internal.engine.RedisConnector;
 import io.distlock.core.internal.engine.RedisTarget;
 import io.distlock.core.internal.engine.ReplicaAcks;
 import io.distlock.core.metrics.LockMetrics;
@@ -67,32 +67,42 @@ public final class LockClient implements AutoCloseable {
     private final Duration watchdogTimeout;
     private final Duration commandTimeout;
     private final String redisAddress;
-    private final RedisConnections connections;
+    private final RedisConnector connector;
     private final ScheduledThreadPoolExecutor scheduler;
     private final ExecutorService callers;
     private final LockEvents events;
     private final LockObservations observations;
     private final LockEngine engine;
 
-    private LockClient(Builder builder, RedisConnections connections, String redisAddress) {
+    private LockClient(Builder builder, RedisTarget target) {
         this.clientId = UUID.randomUUID().toString();
         this.keyPrefix = builder.keyPrefix;
         this.watchdogTimeout = builder.watchdogTimeout;
         this.commandTimeout = Duration.ofMillis(builder.commandTimeout.toMillis());  // what the engine uses
-        this.redisAddress = redisAddress;
-        this.connections = connections;
+        this.redisAddress = target.describe();
+        // What may fail without Redis comes first: nothing is left running if it does.
+        this.observations = builder.observations();
         this.scheduler = new ScheduledThreadPoolExecutor(1, daemonThreads("distlock-"));
         this.scheduler.setRemoveOnCancelPolicy(true);
         this.callers = Executors.newCachedThreadPool(daemonThreads("distlock-callers-"));
-        this.observations = builder.observations();
         this.events = new LockEvents(Executors.newSingleThreadExecutor(daemonThreads("distlock-events-")),
                 builder.reportedLockType, observations);
         builder.listeners.forEach(events::add);
+        try {
+            this.connector = builder.startWithoutRedis
+                    ? RedisConnector.connectInBackground(target, builder.commandTimeout, scheduler)
+                    : RedisConnector.connect(target, builder.commandTimeout);
+        } catch (RuntimeException | Error e) {
+            scheduler.shutdownNow();
+            callers.shutdown();
+            events.close();
+            throw e;
+        }
         this.engine = new LockEngine(clientId, keyPrefix, watchdogTimeout.toMillis(),
-                builder.commandTimeout.toMillis(), builder.fairSlotTimeout.toMillis(), connections, scheduler, callers,
+                builder.commandTimeout.toMillis(), builder.fairSlotTimeout.toMillis(), connector, scheduler, callers,
                 events,
                 builder.ackTimeout == null ? null
-                        : new ReplicaAcks(connections, builder.ackReplicas, builder.ackTimeout.toMillis()));
+                        : new ReplicaAcks(connector, builder.ackReplicas, builder.ackTimeout.toMillis()));
     }
 
     /** @return daemon threads named after their job and this client */
@@ -305,7 +315,7 @@ public final class LockClient implements AutoCloseable {
         if (!engine.markClosed()) {
             return;
         }
-        connections.close();
+        connector.close();
         engine.close();
         scheduler.shutdownNow();
         callers.shutdown();
@@ -364,8 +374,25 @@ public final class LockClient implements AutoCloseable {
         private @Nullable ObservationRegistry observationRegistry;
         private @Nullable MeterRegistry meterRegistry;
         private @Nullable String reportedLockType;
+        private boolean startWithoutRedis;
 
         private Builder() {
+        }
+
+        /**
+         * @param startWithoutRedis {@code true}: when Redis cannot be reached, {@link #build()}
+         *                          still returns a client, which connects in the background; until
+         *                          it has, every lock call fails at once with a {@link LockException}
+         *                          that says why. A Redis that answers but refuses the client (wrong
+         *                          credentials, missing ACL permissions, a database it does not
+         *                          have, an untrusted TLS certificate) still fails {@code build()}.
+         *                          {@code false} (default): {@code build()} fails when Redis cannot
+         *                          be reached too.
+         * @return this builder
+         */
+        public Builder startWithoutRedis(boolean startWithoutRedis) {
+            this.startWithoutRedis = startWithoutRedis;
+            return this;
         }
 
         /**
@@ -675,7 +702,7 @@ public final class LockClient implements AutoCloseable {
                         + "' is not shorter than the command timeout (" + millis(commandTimeout) + ")",
                         "Use a shorter one such as 500ms: the client would give up on WAIT before Redis answers.");
             }
-            return measured(new LockClient(this, target.connect(commandTimeout), target.describe()));
+            return measured(new LockClient(this, target));
         }
 
         /** @return the client, its meters bound to the meter registry if one was given */

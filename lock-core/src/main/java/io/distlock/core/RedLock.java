@@ -1,6 +1,7 @@
 package io.distlock.core;
 
 import io.distlock.core.internal.engine.Lease;
+import io.distlock.core.internal.engine.NotConnectedException;
 import io.distlock.core.internal.engine.SettableLease;
 import org.jspecify.annotations.Nullable;
 
@@ -353,6 +354,18 @@ public final class RedLock implements RedisLock {
                 held[i] = attempts.get(i).isDone() && !attempts.get(i).isCompletedExceptionally()
                         && attempts.get(i).join();
                 grants += held[i] ? 1 : 0;
+            }
+            List<Throwable> notConnected = attempts.stream().filter(CompletableFuture::isCompletedExceptionally)
+                    .map(attempt -> attempt.handle((ok, error) -> unwrap(error)).join())
+                    .filter(NotConnectedException::sentNothing).toList();
+            if (notConnected.size() > locks.size() - quorum) {
+                // No majority can answer until the clients (re)connect: fail now, as a lock of one does.
+                LockException failure = new LockException("Could not acquire " + getName() + ": "
+                        + notConnected.size() + " of " + locks.size() + " masters are not connected, so no "
+                        + "majority (" + quorum + ") can grant it");
+                notConnected.forEach(failure::addSuppressed);
+                releaseAll(held).whenComplete((ok, error) -> outcome.completeExceptionally(failure));
+                return;
             }
             long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             boolean valid = valid(lease, elapsedMillis);

@@ -33,6 +33,16 @@ class RedLockTest {
                 .toArray(RedisLock[]::new));
     }
 
+    /** Masters 1 and 2 cannot answer: the attempt fails at once, and master 0's grant is given back. */
+    private static void failsAtOnceForWantOfAMajority(RedLock lock, String name) {
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> lock.tryLock(10, 10, TimeUnit.SECONDS)).isInstanceOf(LockException.class)
+                .hasMessageContaining("2 of 3 masters are not connected");
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).as("no wait for a majority that "
+                + "cannot answer").isLessThan(3_000);
+        assertThat(keysOn(redis.server(0), name)).as("the one grant was given back").isZero();
+    }
+
     private static long keysOn(RedisServer server, String name) {
         return Long.parseLong(server.commandString("EXISTS", "distlock:{" + name + "}"));
     }
@@ -61,6 +71,23 @@ class RedLockTest {
     }
 
     @Test
+    void mastersNotConnectedYetFailTheAttemptAtOnceUntilAMajorityConnects() throws Exception {
+        redis.server(1).stop();
+        redis.server(2).stop();
+        List<LockClient> lateClients = redis.servers().stream()
+                .map(server -> clients.open(server, b -> b.startWithoutRedis(true))).toList();
+        RedLock lock = new RedLock(lateClients.stream().map(client -> client.getLock("late"))
+                .toArray(RedisLock[]::new));
+
+        failsAtOnceForWantOfAMajority(lock, "late");
+
+        redis.server(1).start();
+        ConnectionProbes.awaitConnected(lateClients.get(1));
+        assertThat(lock.tryLock(10, 10, TimeUnit.SECONDS)).isTrue();
+        lock.unlock();
+    }
+
+    @Test
     void oneMasterDownStillLeavesAMajority() throws Exception {
         RedLock lock = redLock("minority-down");
         redis.server(2).stop();
@@ -73,15 +100,29 @@ class RedLockTest {
     }
 
     @Test
-    void twoMastersDownFailsWithinTheWaitTimeAndLeavesNothingBehind() throws Exception {
-        RedLock lock = redLock("majority-down");
-        redis.server(1).stop();
-        redis.server(2).stop();
+    void twoMastersPausedFailsWithinTheWaitTimeAndLeavesNothingBehind() throws Exception {
+        RedLock lock = redLock("majority-paused");
+        redis.server(1).pause();
+        redis.server(2).pause();
         long start = System.nanoTime();
         assertThat(lock.tryLock(1, 10, TimeUnit.SECONDS)).isFalse();
         long elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
         assertThat(elapsed).as("the wait time (1 s) plus one attempt timeout (<= 1 s)").isBetween(900L, 2_500L);
-        assertThat(keysOn(redis.server(0), "majority-down")).as("the one grant was given back").isZero();
+        assertThat(keysOn(redis.server(0), "majority-paused")).as("the one grant was given back").isZero();
+        assertThat(lock.isHeldByCurrentThread()).isFalse();
+    }
+
+    @Test
+    void twoMastersStoppedFailAtOnceOnceTheirClientsKnowAndLeaveNothingBehind() {
+        List<LockClient> masters = redis.servers().stream().map(clients::open).toList();
+        RedLock lock = new RedLock(masters.stream().map(client -> client.getLock("majority-down"))
+                .toArray(RedisLock[]::new));
+        redis.server(1).stop();
+        redis.server(2).stop();
+        ConnectionProbes.awaitFailingAtOnce(masters.get(1));
+        ConnectionProbes.awaitFailingAtOnce(masters.get(2));
+
+        failsAtOnceForWantOfAMajority(lock, "majority-down");
         assertThat(lock.isHeldByCurrentThread()).isFalse();
     }
 

@@ -64,6 +64,39 @@ class RedisOutageTest {
     }
 
     /**
+     * A stopped Redis refuses the reconnects: once Lettuce has failed one, lock calls fail at once
+     * and say the connection was refused, instead of waiting out the command timeout.
+     */
+    @Test
+    void aRefusedReconnectFailsCallsAtOnceAndSaysSo() throws Exception {
+        LockClient client = clients.open(redis.server(), b -> b.commandTimeout(Duration.ofSeconds(5)));
+        RedisLock lock = client.getLock("refused");
+        RedisLock held = client.getLock("held");
+        assertThat(held.tryLock(10, 60, TimeUnit.SECONDS)).isTrue();
+
+        redis.server().stop();
+        ConnectionProbes.awaitFailingAtOnce(client);
+
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> lock.tryLock(5, TimeUnit.SECONDS)).isInstanceOf(LockException.class)
+                .hasMessageContaining("Could not acquire lock 'refused'")
+                .hasMessageContaining("Redis refused the connection");
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).as("no wait for the command timeout")
+                .isLessThan(2_000);
+        assertThatThrownBy(held::unlock).isInstanceOf(LockException.class)
+                .hasMessageContaining("Could not release lock 'held'")
+                .hasMessageContaining("The release was not sent");
+        assertThat(client.locks()).as("nothing waits; the lock whose release was not sent is still held")
+                .extracting(LockInfo::name).containsExactly("held");
+
+        redis.server().start();
+        ConnectionProbes.awaitConnected(client);
+        assertThat(lock.tryLock(5, TimeUnit.SECONDS)).isTrue();
+        lock.unlock();
+        assertThat(redis.server().command("EXISTS", "distlock:{refused}")).isEqualTo(0L);
+    }
+
+    /**
      * The release reaches a paused Redis: the caller times out, Redis applies it later. A retry
      * must neither throw nor release a second hold.
      */

@@ -142,7 +142,8 @@ public final class DistLockAutoConfiguration {
         LockClient.Builder builder = LockSettingProperties.applying(() -> LockClient.builder()
                 .keyPrefix(properties.getKeyPrefix())
                 .watchdogTimeout(properties.getWatchdog().getTimeout())
-                .commandTimeout(properties.getRedis().getTimeout()));
+                .commandTimeout(properties.getRedis().getTimeout())
+                .startWithoutRedis(!properties.getRedis().isRequiredAtStartup()));
         clientResources.ifAvailable(builder::clientResources);
         observations.ifUnique(builder::observationRegistry);
         return builder;

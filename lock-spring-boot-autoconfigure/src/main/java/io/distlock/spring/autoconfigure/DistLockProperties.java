@@ -139,6 +139,14 @@ public class DistLockProperties {
         /** How long to wait for one Redis answer before a call fails. */
         private Duration timeout = Duration.ofSeconds(5);
 
+        /**
+         * Whether the application must reach Redis to start. By default (false) an application
+         * whose Redis is unreachable starts, reports distlock DOWN, fails lock calls at once, and
+         * connects when Redis answers. A Redis that refuses the client's settings (credentials,
+         * ACL permissions, database number, TLS certificate) stops startup either way.
+         */
+        private boolean requiredAtStartup;
+
         private final Sentinel sentinel = new Sentinel();
 
         private final Cluster cluster = new Cluster();
@@ -199,6 +207,14 @@ public class DistLockProperties {
 
         public void setTimeout(Duration timeout) {
             this.timeout = timeout;
+        }
+
+        public boolean isRequiredAtStartup() {
+            return requiredAtStartup;
+        }
+
+        public void setRequiredAtStartup(boolean requiredAtStartup) {
+            this.requiredAtStartup = requiredAtStartup;
         }
 
         public Sentinel getSentinel() {

@@ -215,8 +215,9 @@ class DistLockAutoConfigurationTest {
     }
 
     @Test
-    void unreachableRedisFailsStartupWithoutShowingThePassword() {
-        runner.withPropertyValues("distlock.redis.url=redis://:hunter2@127.0.0.1:1", "distlock.redis.timeout=1s")
+    void anUnreachableRedisRequiredAtStartupFailsStartupWithoutShowingThePassword() {
+        runner.withPropertyValues("distlock.redis.url=redis://:hunter2@127.0.0.1:1", "distlock.redis.timeout=1s",
+                        "distlock.redis.required-at-startup=true")
                 .run(context -> {
                     assertThat(context).hasFailed();
                     StringWriter trace = new StringWriter();

@@ -300,8 +300,11 @@ final class Acquisition {
     private void onAttempt(Attempt attempt, @Nullable Throwable error, @Nullable Hold reentered, Look look) {
         try {
             if (error != null) {
-                // The attempt may still have run (e.g. it timed out): undo exactly what it did.
-                undo();
+                // The attempt may still have run (e.g. it timed out): undo exactly what it did;
+                // unless the client had no connection, and sent nothing.
+                if (!NotConnectedException.sentNothing(error)) {
+                    undo();
+                }
                 finish(LockEvent.Failure.ERROR, error);
             } else if (attempt.acquired()) {
                 onAcquired(attempt, 0);

@@ -24,7 +24,6 @@ public final class FairProtocol implements LockProtocol {
     static final String CLIENTS = "clients";
 
     private final ScriptExecutor scripts;
-    private final String publishCommand;
     private final long slotMillis;
     private final ReentrantProtocol holds;
     private final String clientId;
@@ -32,17 +31,15 @@ public final class FairProtocol implements LockProtocol {
     /**
      * @param clientId       this client's id: its waiters listen on {@code <lock channel>:<clientId>}
      * @param scripts        runs the scripts
-     * @param publishCommand how scripts wake waiters: {@code publish} or {@code spublish}
      * @param slotMillis     how long the next waiter has to take a free lock, and any waiter to
      *                       look again after its sleep, before it is considered gone (its process
      *                       died) and skipped
      * @param holds          the reentrant protocol, whose hash layout and renewal this lock shares
      */
-    public FairProtocol(String clientId, ScriptExecutor scripts, String publishCommand, long slotMillis,
+    public FairProtocol(String clientId, ScriptExecutor scripts, long slotMillis,
                         ReentrantProtocol holds) {
         this.clientId = clientId;
         this.scripts = scripts;
-        this.publishCommand = publishCommand;
         this.slotMillis = slotMillis;
         this.holds = holds;
     }
@@ -137,7 +134,7 @@ public final class FairProtocol implements LockProtocol {
         args[1] = holderId;
         args[2] = Long.toString(slotMillis);
         args[3] = channelPrefix(keys);
-        args[4] = publishCommand;
+        args[4] = scripts.publishCommand();
         System.arraycopy(more, 0, args, 5, more.length);
         return args;
     }

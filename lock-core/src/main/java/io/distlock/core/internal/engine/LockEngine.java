@@ -47,23 +47,23 @@ public final class LockEngine {
      * @param watchdogLeaseMillis  lease of watchdog holds
      * @param commandTimeoutMillis how long blocking calls wait for one Redis answer
      * @param fairSlotMillis       how long the next waiter of a fair lock has to take it when free
-     * @param connections          the client's command and pub/sub connections
+     * @param connector            the client's way to Redis: its command and pub/sub connections, once made
      * @param scheduler            the client's one scheduler thread
      * @param callers              completes the futures callers get (see {@link RedisCalls#forCaller})
      * @param events               listener dispatch
      * @param replicaAcks          replicas every acquisition and release waits for, or {@code null} for none
      */
     public LockEngine(String clientId, String keyPrefix, long watchdogLeaseMillis, long commandTimeoutMillis,
-                      long fairSlotMillis, RedisConnections connections, ScheduledExecutorService scheduler,
+                      long fairSlotMillis, RedisConnector connector, ScheduledExecutorService scheduler,
                       Executor callers, LockEvents events, @Nullable ReplicaAcks replicaAcks) {
         this.clientId = clientId;
         this.keyPrefix = keyPrefix;
         this.lifecycle = new ClientLifecycle(clientId);
-        this.redis = new RedisCalls(connections.commands(), commandTimeoutMillis, new ReplyDeadlines(
+        this.redis = new RedisCalls(connector::commands, commandTimeoutMillis, new ReplyDeadlines(
                 "distlock-deadlines-" + clientId.substring(0, Math.min(8, clientId.length()))), callers, lifecycle);
-        this.waits = new LockWaits(connections, scheduler);
+        this.waits = new LockWaits(connector, scheduler);
         HoldUndos undos = new HoldUndos(lifecycle, scheduler);
-        this.holds = new HoldRegistry(scheduler, watchdogLeaseMillis, RENEWAL_BATCH_SIZE, connections.slotOf(), events,
+        this.holds = new HoldRegistry(scheduler, watchdogLeaseMillis, RENEWAL_BATCH_SIZE, connector.slotOf(), events,
                 undos, lifecycle::isClosed,
                 hold -> waits.wakeOne(hold.protocol().waitChannel(hold.keys(), clientId)));
         this.releaseAnswers = new ReleaseAnswers(answerKeptMillis(commandTimeoutMillis));
@@ -73,15 +73,13 @@ public final class LockEngine {
                 watchdogLeaseMillis);
         scheduler.scheduleWithFixedDelay(this::forgetExpired, watchdogLeaseMillis, watchdogLeaseMillis,
                 TimeUnit.MILLISECONDS);
-        ScriptExecutor scripts = new ScriptExecutor(connections.commands());
-        String publish = connections.publishCommand();
-        ReentrantProtocol plain = new ReentrantProtocol(ids.prefix(), scripts, publish, false, releaseAnswers);
+        ScriptExecutor scripts = new ScriptExecutor(connector);
+        ReentrantProtocol plain = new ReentrantProtocol(ids.prefix(), scripts, false, releaseAnswers);
         this.reentrant = replicated(plain, replicaAcks);
-        this.fenced = replicated(new ReentrantProtocol(ids.prefix(), scripts, publish, true, releaseAnswers),
-                replicaAcks);
-        this.fair = replicated(new FairProtocol(clientId, scripts, publish, fairSlotMillis, plain), replicaAcks);
-        this.read = replicated(new ReadWriteProtocol(scripts, publish, false, releaseAnswers), replicaAcks);
-        this.write = replicated(new ReadWriteProtocol(scripts, publish, true, releaseAnswers), replicaAcks);
+        this.fenced = replicated(new ReentrantProtocol(ids.prefix(), scripts, true, releaseAnswers), replicaAcks);
+        this.fair = replicated(new FairProtocol(clientId, scripts, fairSlotMillis, plain), replicaAcks);
+        this.read = replicated(new ReadWriteProtocol(scripts, false, releaseAnswers), replicaAcks);
+        this.write = replicated(new ReadWriteProtocol(scripts, true, releaseAnswers), replicaAcks);
     }
 
     /**

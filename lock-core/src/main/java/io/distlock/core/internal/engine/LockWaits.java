@@ -1,5 +1,7 @@
 package io.distlock.core.internal.engine;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
+import io.distlock.core.LockException;
 import io.distlock.core.LockInfo;
 import io.distlock.core.internal.pubsub.LockSubscriptions;
 import io.distlock.core.internal.pubsub.WakeUpChannel;
@@ -8,6 +10,7 @@ import org.jspecify.annotations.Nullable;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,21 +23,48 @@ import java.util.concurrent.ScheduledExecutorService;
  */
 final class LockWaits {
 
-    private final LockSubscriptions<Acquisition> subscriptions;
+    private final RedisConnector connector;
     private final ScheduledExecutorService scheduler;
+    /** The channels, made on the first wait once the client is connected ({@link #channels()}). */
+    private volatile @Nullable LockSubscriptions<Acquisition> subscriptions;
+    @GuardedBy("this")
+    private boolean closed;
     /** Acquisitions that joined their lock's channel, for {@link #addWaiting}. */
     private final Set<Acquisition> waiting = ConcurrentHashMap.newKeySet();
 
     /**
-     * @param connections the client's connections: their pub/sub connection carries the channels,
-     *                    and a change of topology subscribes them again
-     * @param scheduler   the client's scheduler: times sleeps, and ends subscriptions nobody uses
+     * @param connector the client's way to Redis: once connected, its pub/sub connection carries
+     *                  the channels, and a change of topology subscribes them again
+     * @param scheduler the client's scheduler: times sleeps, and ends subscriptions nobody uses
      */
-    LockWaits(RedisConnections connections, ScheduledExecutorService scheduler) {
-        this.subscriptions = new LockSubscriptions<>(connections.pubSub(), connections.shardedPubSub(),
-                Acquisition::holdId, connections::refreshTopology, scheduler);
+    LockWaits(RedisConnector connector, ScheduledExecutorService scheduler) {
+        this.connector = connector;
         this.scheduler = scheduler;
-        connections.onTopologyChange(subscriptions::resubscribeAll);
+    }
+
+    /**
+     * @return the channels, made once, on the connections as soon as the client has them
+     *         (an acquisition needs a channel only after an attempt, which needs the connection)
+     * @throws LockException if the client is not connected yet, or closed
+     */
+    private LockSubscriptions<Acquisition> channels() {
+        LockSubscriptions<Acquisition> channels = subscriptions;
+        if (channels != null) {
+            return channels;
+        }
+        synchronized (this) {
+            if (subscriptions == null) {
+                RedisConnections connections = connector.current();
+                if (connections == null || closed) {
+                    throw new LockException("Not connected to Redis" + (closed ? ": the client is closed" : " yet"));
+                }
+                LockSubscriptions<Acquisition> made = new LockSubscriptions<>(connections.pubSub(),
+                        connections.shardedPubSub(), Acquisition::holdId, connections::refreshTopology, scheduler);
+                connections.onTopologyChange(made::resubscribeAll);
+                subscriptions = made;
+            }
+            return Objects.requireNonNull(subscriptions);
+        }
     }
 
     /**
@@ -46,7 +76,7 @@ final class LockWaits {
      * @return the channel's sleepers
      */
     WakeUpChannel<Acquisition> join(Acquisition acquisition, String channel) {
-        WakeUpChannel<Acquisition> sleepers = subscriptions.join(channel);
+        WakeUpChannel<Acquisition> sleepers = channels().join(channel);
         sleepers.enter(acquisition.holdId());
         waiting.add(acquisition);
         return sleepers;
@@ -60,7 +90,7 @@ final class LockWaits {
      */
     void leave(Acquisition acquisition, WakeUpChannel<Acquisition> sleepers) {
         sleepers.forget(acquisition.holdId());
-        subscriptions.leave(sleepers);
+        channels().leave(sleepers);
         waiting.remove(acquisition);
     }
 
@@ -83,7 +113,8 @@ final class LockWaits {
      * @return its local sleepers if somebody of this client waits on it, else {@code null}
      */
     @Nullable WakeUpChannel<Acquisition> find(String channel) {
-        return subscriptions.find(channel);
+        LockSubscriptions<Acquisition> channels = subscriptions;
+        return channels == null ? null : channels.find(channel);
     }
 
     /**
@@ -92,12 +123,12 @@ final class LockWaits {
      *         this client's subscription to it
      */
     boolean listensOn(String channel) {
-        return subscriptions.find(channel) != null;
+        return find(channel) != null;
     }
 
     /** @param channel wakes one local sleeper on it, if it has any */
     void wakeOne(String channel) {
-        WakeUpChannel<Acquisition> sleepers = subscriptions.find(channel);
+        WakeUpChannel<Acquisition> sleepers = find(channel);
         if (sleepers != null) {
             sleepers.wakeOne();
         }
@@ -117,11 +148,19 @@ final class LockWaits {
 
     /** @return number of lock channels subscribed now (see {@code LockClient.activeSubscriptions()}) */
     int activeChannels() {
-        return subscriptions.activeChannels();
+        LockSubscriptions<Acquisition> channels = subscriptions;
+        return channels == null ? 0 : channels.activeChannels();
     }
 
     /** Ends every current and later wait (see {@link LockSubscriptions#close()}). */
     void close() {
-        subscriptions.close();
+        LockSubscriptions<Acquisition> channels;
+        synchronized (this) {
+            closed = true;
+            channels = subscriptions;
+        }
+        if (channels != null) {
+            channels.close();
+        }
     }
 }

@@ -21,19 +21,16 @@ public final class ReadWriteProtocol implements LockProtocol {
     static final String READERS = "readers";
 
     private final ScriptExecutor scripts;
-    private final String publishCommand;
     private final String mode;
     private final ReleaseAnswers answers;
 
     /**
      * @param scripts          runs the lock scripts
-     * @param publishCommand   how scripts wake waiters: {@code publish} or {@code spublish}
      * @param write            the write half if {@code true}, else the read half
      * @param answers          where releases keep their answers, and which this client has read
      */
-    public ReadWriteProtocol(ScriptExecutor scripts, String publishCommand, boolean write, ReleaseAnswers answers) {
+    public ReadWriteProtocol(ScriptExecutor scripts, boolean write, ReleaseAnswers answers) {
         this.scripts = scripts;
-        this.publishCommand = publishCommand;
         this.mode = write ? "write" : "read";
         this.answers = answers;
     }
@@ -79,7 +76,7 @@ public final class ReadWriteProtocol implements LockProtocol {
     private CompletableFuture<ReleaseReply> unlock(boolean inOrder, LockKeys keys, String holderId, String holdId) {
         String[] unlockKeys = {keys.lockKey(), keys.derived(READERS), keys.channel(), keys.answerBook(),
                 keys.previousAnswerBook()};
-        String[] args = {holderId, holdId, mode, LockSubscriptions.WAKE_ALL, publishCommand,
+        String[] args = {holderId, holdId, mode, LockSubscriptions.WAKE_ALL, scripts.publishCommand(),
                 Long.toString(answers.keptMillis()), answers.takeRead(keys)};
         CompletableFuture<List<Long>> reply = scripts.run(inOrder, Scripts.RW_UNLOCK, ScriptOutputType.MULTI, unlockKeys,
                 args);
@@ -96,14 +93,14 @@ public final class ReadWriteProtocol implements LockProtocol {
         return scripts.run(Scripts.RW_LEASE, ScriptOutputType.BOOLEAN,
                 new String[] {keys.lockKey(), keys.derived(READERS), keys.channel()}, Long.toString(leaseMillis),
                 holderField(hold.holderId()), hold.holdId(), exact ? "1" : "0", LockSubscriptions.WAKE_ALL,
-                publishCommand);
+                scripts.publishCommand());
     }
 
     @Override
     public CompletableFuture<Long> forceUnlock(LockKeys keys, String callId) {
         return scripts.run(Scripts.FORCE_UNLOCK, ScriptOutputType.INTEGER,
                 new String[] {keys.lockKey(), keys.channel(), keys.forceUnlockAnswer(callId), keys.derived(READERS)},
-                LockSubscriptions.WAKE_ALL, publishCommand, Long.toString(FORCE_UNLOCK_ANSWER_KEPT_MILLIS));
+                LockSubscriptions.WAKE_ALL, scripts.publishCommand(), Long.toString(FORCE_UNLOCK_ANSWER_KEPT_MILLIS));
     }
 
     @Override

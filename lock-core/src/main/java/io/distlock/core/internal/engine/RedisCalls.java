@@ -8,6 +8,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * How one client's lock calls reach Redis and come back to their callers: the command connection,
@@ -18,20 +19,21 @@ final class RedisCalls {
     /** What a blocking call waits beyond the command timeout, for Lettuce to report that timeout itself. */
     private static final long MARGIN_MILLIS = 1000;
 
-    private final RedisClusterAsyncCommands<String, String> commands;
+    private final Supplier<RedisClusterAsyncCommands<String, String>> commands;
     private final long commandLimitMillis;
     private final ReplyDeadlines replyDeadlines;
     private final Executor callers;
     private final ClientLifecycle lifecycle;
 
     /**
-     * @param commands             async commands of the shared connection (routed by key slot on a cluster)
+     * @param commands             async commands of the shared connection (routed by key slot on a cluster);
+     *                             throws a {@code LockException} while the client is not connected
      * @param commandTimeoutMillis how long blocking calls wait for one Redis answer
      * @param replyDeadlines       fails calls whose answer does not come in time
      * @param callers              completes the futures callers get (see {@link #forCaller})
      * @param lifecycle            whether the client is open
      */
-    RedisCalls(RedisClusterAsyncCommands<String, String> commands, long commandTimeoutMillis,
+    RedisCalls(Supplier<RedisClusterAsyncCommands<String, String>> commands, long commandTimeoutMillis,
                ReplyDeadlines replyDeadlines, Executor callers, ClientLifecycle lifecycle) {
         this.commands = commands;
         this.commandLimitMillis = commandTimeoutMillis + MARGIN_MILLIS;
@@ -59,7 +61,7 @@ final class RedisCalls {
         lifecycle.ensureOpen();
         CompletableFuture<T> answer;
         try {
-            answer = command.apply(commands).toCompletableFuture();
+            answer = command.apply(commands.get()).toCompletableFuture();
         } catch (RuntimeException e) {
             throw RedisFailures.translate(what, e);
         }

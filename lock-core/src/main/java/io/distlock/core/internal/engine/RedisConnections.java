@@ -1,5 +1,6 @@
 package io.distlock.core.internal.engine;
 
+import io.distlock.core.internal.scripts.ScriptTarget;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -21,7 +22,6 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.ToIntFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -36,7 +36,7 @@ import java.util.regex.Pattern;
  * sends commands that were unanswered when a connection dropped again after reconnecting
  * (at-least-once), so an answer that arrives after a drop may come from a second run.
  */
-public final class RedisConnections implements AutoCloseable {
+public final class RedisConnections implements ScriptTarget, AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(RedisConnections.class.getName());
     /** How long the client's event loops get to finish their work when it shuts down. */
@@ -54,12 +54,14 @@ public final class RedisConnections implements AutoCloseable {
     private final AbstractRedisClient client;
     private final boolean owned;
     private final ConnectionDrops drops;
+    private final @Nullable CommandConnectionState commandState;
     private volatile @Nullable Disposable topologyChanges;
 
     private RedisConnections(RedisClusterAsyncCommands<String, String> commands,
                              StatefulConnection<String, String> connection,
                              StatefulRedisPubSubConnection<String, String> pubSub, boolean cluster, boolean sharded,
-                             AbstractRedisClient client, boolean owned, ConnectionDrops drops) {
+                             AbstractRedisClient client, boolean owned, ConnectionDrops drops,
+                             @Nullable CommandConnectionState commandState) {
         this.commands = commands;
         this.connection = connection;
         this.pubSub = pubSub;
@@ -68,25 +70,32 @@ public final class RedisConnections implements AutoCloseable {
         this.client = client;
         this.owned = owned;
         this.drops = drops;
+        this.commandState = commandState;
     }
 
     /**
      * Connects to a standalone or Sentinel-managed Redis.
      *
-     * @param client the Lettuce client, with a default URI
-     * @param owned  whether {@link #close()} shuts the client down too
+     * @param client         the Lettuce client, with a default URI
+     * @param owned          whether {@link #close()} shuts the client down too
+     * @param commandTimeout how long a refused reconnect makes commands fail at once
+     *                       (see {@link CommandConnectionState})
      * @return the connections
      * @throws RuntimeException from Lettuce if Redis cannot be reached; nothing is left open then
      */
-    public static RedisConnections standalone(RedisClient client, boolean owned) {
+    public static RedisConnections standalone(RedisClient client, boolean owned, Duration commandTimeout) {
         StatefulRedisConnection<String, String> connection = null;
         ConnectionDrops drops = new ConnectionDrops();
         client.addListener(drops);
+        CommandConnectionState commandState = new CommandConnectionState(client, commandTimeout);
         try {
             connection = client.connect(ExactUtf8Codec.INSTANCE);
+            commandState.follow(connection);
             StatefulRedisPubSubConnection<String, String> pubSub = client.connectPubSub(ExactUtf8Codec.INSTANCE);
-            return new RedisConnections(connection.async(), connection, pubSub, false, false, client, owned, drops);
+            return new RedisConnections(connection.async(), connection, pubSub, false, false, client, owned, drops,
+                    commandState);
         } catch (RuntimeException e) {
+            commandState.close();
             closeAfterFailure(connection, client, owned, drops);
             throw e;
         }
@@ -109,7 +118,8 @@ public final class RedisConnections implements AutoCloseable {
             connection = client.connect(ExactUtf8Codec.INSTANCE);
             boolean sharded = majorVersion(connection, commandTimeout) >= 7;
             StatefulRedisPubSubConnection<String, String> pubSub = client.connectPubSub(ExactUtf8Codec.INSTANCE);
-            return new RedisConnections(connection.async(), connection, pubSub, true, sharded, client, owned, drops);
+            return new RedisConnections(connection.async(), connection, pubSub, true, sharded, client, owned, drops,
+                    null);
         } catch (RuntimeException e) {
             closeAfterFailure(connection, client, owned, drops);
             throw e;
@@ -131,8 +141,18 @@ public final class RedisConnections implements AutoCloseable {
     }
 
     /** @return async commands of the shared command connection (routed by slot on a cluster) */
+    @Override
     public RedisClusterAsyncCommands<String, String> commands() {
         return commands;
+    }
+
+    /**
+     * @return why the command connection cannot take a command now (see {@link CommandConnectionState}):
+     *         the failure of Lettuce's last attempt to reconnect it; {@code null} while it can, and
+     *         always on a cluster, whose nodes' connections Lettuce routes and refreshes itself
+     */
+    public @Nullable Throwable unreachable() {
+        return commandState == null ? null : commandState.unreachable();
     }
 
     /** @return the pub/sub connection for wake-ups */
@@ -146,16 +166,9 @@ public final class RedisConnections implements AutoCloseable {
     }
 
     /** @return the command scripts publish wake-ups with: {@code SPUBLISH} or {@code PUBLISH} */
+    @Override
     public String publishCommand() {
         return sharded ? "spublish" : "publish";
-    }
-
-    /**
-     * @return the hash slot of a key on a cluster (one script may only touch one slot); a constant
-     *         elsewhere, so batches are not cut needlessly
-     */
-    public ToIntFunction<String> slotOf() {
-        return cluster ? SlotHash::getSlot : key -> 0;
     }
 
     /**
@@ -236,6 +249,9 @@ public final class RedisConnections implements AutoCloseable {
         }
         closeQuietly(pubSub);
         closeQuietly(connection);
+        if (commandState != null) {
+            commandState.close();
+        }
         client.removeListener(drops);
         if (owned) {
             shutDown(client);

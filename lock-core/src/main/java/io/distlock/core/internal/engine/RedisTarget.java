@@ -97,7 +97,7 @@ public final class RedisTarget {
     @SuppressWarnings("deprecation")
     private RedisConnections open(Duration commandTimeout) {
         if (redisClient != null) {
-            return RedisConnections.standalone(redisClient, false);
+            return RedisConnections.standalone(redisClient, false, commandTimeout);
         }
         if (clusterClient != null) {
             return RedisConnections.cluster(clusterClient, false, commandTimeout);
@@ -124,7 +124,7 @@ public final class RedisTarget {
         RedisClient created = clientResources == null ? RedisClient.create(standaloneUri)
                 : RedisClient.create(clientResources, standaloneUri);
         created.setOptions(withCommonOptions(ClientOptions.builder(), commandTimeout).build());
-        return RedisConnections.standalone(created, true);
+        return RedisConnections.standalone(created, true, commandTimeout);
     }
 
     /**
@@ -155,6 +155,11 @@ public final class RedisTarget {
         }
         parsed.setTimeout(commandTimeout);
         return parsed;
+    }
+
+    /** @return whether it is a Redis Cluster */
+    public boolean isCluster() {
+        return clusterClient != null || clusterNodes != null;
     }
 
     /** @return where it connects, for messages, with no password */

@@ -26,7 +26,6 @@ public final class ReentrantProtocol implements LockProtocol {
 
     private final String clientId;
     private final ScriptExecutor scripts;
-    private final String publishCommand;
     private final boolean fenced;
     private final ReleaseAnswers answers;
 
@@ -36,17 +35,15 @@ public final class ReentrantProtocol implements LockProtocol {
      *                       holders until the yield ends ({@link #releaseYielding}), and a lock it
      *                       holds notes it ({@code #client}, see {@code lock.lua})
      * @param scripts        runs the lock scripts
-     * @param publishCommand how scripts wake waiters: {@code publish}, or {@code spublish} (sharded)
      * @param fenced         whether every new hold takes a fencing token from the lock's counter
      *                       ({@code <lockKey>:fence}); fenced locks are not handed off, so every
      *                       hold goes through the counter
      * @param answers        where releases keep their answers, and which this client has read
      */
-    public ReentrantProtocol(String clientId, ScriptExecutor scripts, String publishCommand, boolean fenced,
+    public ReentrantProtocol(String clientId, ScriptExecutor scripts, boolean fenced,
                              ReleaseAnswers answers) {
         this.clientId = clientId;
         this.scripts = scripts;
-        this.publishCommand = publishCommand;
         this.fenced = fenced;
         this.answers = answers;
     }
@@ -96,7 +93,7 @@ public final class ReentrantProtocol implements LockProtocol {
         args[0] = holderId;
         args[1] = holdId;
         args[2] = UNLOCK_MESSAGE;
-        args[3] = publishCommand;
+        args[3] = scripts.publishCommand();
         args[4] = Long.toString(answers.keptMillis());
         args[5] = answers.takeRead(keys);
         System.arraycopy(how, 0, args, 6, how.length);
@@ -109,7 +106,7 @@ public final class ReentrantProtocol implements LockProtocol {
     @Override
     public CompletableFuture<Boolean> setLease(LockKeys keys, HoldRef hold, long leaseMillis, boolean exact) {
         return scripts.run(Scripts.LEASE, ScriptOutputType.BOOLEAN, new String[] {keys.lockKey(), keys.channel()},
-                Long.toString(leaseMillis), hold.holdId(), exact ? "1" : "0", UNLOCK_MESSAGE, publishCommand,
+                Long.toString(leaseMillis), hold.holdId(), exact ? "1" : "0", UNLOCK_MESSAGE, scripts.publishCommand(),
                 hold.holderId());
     }
 
@@ -129,7 +126,7 @@ public final class ReentrantProtocol implements LockProtocol {
     public CompletableFuture<Long> forceUnlock(LockKeys keys, String callId) {
         return scripts.run(Scripts.FORCE_UNLOCK, ScriptOutputType.INTEGER,
                 new String[] {keys.lockKey(), keys.channel(), keys.forceUnlockAnswer(callId)}, UNLOCK_MESSAGE,
-                publishCommand, Long.toString(FORCE_UNLOCK_ANSWER_KEPT_MILLIS));
+                scripts.publishCommand(), Long.toString(FORCE_UNLOCK_ANSWER_KEPT_MILLIS));
     }
 
     @Override

@@ -145,9 +145,14 @@ final class Releases {
         return remaining.handle((released, error) -> {
             if (error != null) {
                 hold.releaseUnconfirmed(taken.holdId());
+                RuntimeException why = RedisFailures.translate("release lock '" + lock.name() + "'", error);
+                if (NotConnectedException.sentNothing(error)) {
+                    throw new LockException(why.getMessage() + " The release was not sent: the lock stays held "
+                            + "until its lease ends, or until unlock is called again once Redis answers (which is "
+                            + "safe).", why);
+                }
                 throw new LockException("Redis did not confirm the release of lock '" + lock.name()
-                        + "'; it may or may not be released. Calling unlock again is safe.",
-                        RedisFailures.translate("release lock '" + lock.name() + "'", error));
+                        + "'; it may or may not be released. Calling unlock again is safe.", why);
             }
             // Decided: no run of this release is read again, so Redis may forget its answer.
             answers.read(keys, taken.holdId());

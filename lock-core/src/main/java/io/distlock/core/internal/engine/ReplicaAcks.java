@@ -7,15 +7,15 @@ import java.util.concurrent.CompletableFuture;
  * made the change (WAIT counts the calling connection's own writes). Off unless asked for: while
  * a WAIT runs, the client's other commands on that connection queue behind it.
  *
- * @param connections   the client's connections
+ * @param connector     the client's way to Redis
  * @param replicas      replicas that must acknowledge, at least 1
  * @param timeoutMillis how long one WAIT may take, &gt; 0
  */
-public record ReplicaAcks(RedisConnections connections, int replicas, long timeoutMillis) {
+public record ReplicaAcks(RedisConnector connector, int replicas, long timeoutMillis) {
 
     /** @return a mark to take before sending a change, for {@link #await(String, long)} */
     public long mark() {
-        return connections.drops();
+        return connector.drops();
     }
 
     /**
@@ -26,8 +26,8 @@ public record ReplicaAcks(RedisConnections connections, int replicas, long timeo
      *         {@code WAIT} ran on a connection that never made the change), or with the Redis failure
      */
     public CompletableFuture<Void> await(String key, long mark) {
-        return connections.waitForReplicas(key, replicas, timeoutMillis).thenAccept(acknowledged -> {
-            if (connections.drops() != mark) {
+        return connector.waitForReplicas(key, replicas, timeoutMillis).thenAccept(acknowledged -> {
+            if (connector.drops() != mark) {
                 throw new Unconfirmed("the connection to Redis was replaced before the replicas answered");
             }
             if (acknowledged < replicas) {

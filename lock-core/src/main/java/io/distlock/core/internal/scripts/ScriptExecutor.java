@@ -23,13 +23,18 @@ public final class ScriptExecutor {
     /** How deep {@link #isNoScript} looks: Lettuce's failures come wrapped once or twice. */
     private static final int CAUSES_SEARCHED = 8;
 
-    private final RedisScriptingAsyncCommands<String, String> commands;
+    private final ScriptTarget target;
 
     /**
-     * @param commands the asynchronous scripting commands of a shared connection
+     * @param target where scripts run: the shared command connection
      */
-    public ScriptExecutor(RedisScriptingAsyncCommands<String, String> commands) {
-        this.commands = commands;
+    public ScriptExecutor(ScriptTarget target) {
+        this.target = target;
+    }
+
+    /** @return the command the scripts publish wake-ups with: {@code spublish} or {@code publish} */
+    public String publishCommand() {
+        return target.publishCommand();
     }
 
     /**
@@ -43,8 +48,10 @@ public final class ScriptExecutor {
      * @return the reply; failures (also a closed connection) complete it exceptionally
      */
     public <T> CompletableFuture<T> run(LuaScript script, ScriptOutputType output, String[] keys, String... args) {
+        RedisScriptingAsyncCommands<String, String> commands;
         CompletionStage<T> bySha;
         try {
+            commands = target.commands();
             bySha = commands.evalsha(script.sha1(), output, keys, args);
         } catch (RuntimeException e) {
             // e.g. the connection is closed: report it like any other failure, never throw
@@ -73,7 +80,7 @@ public final class ScriptExecutor {
     public <T> CompletableFuture<T> runInOrder(LuaScript script, ScriptOutputType output, String[] keys,
                                                String... args) {
         try {
-            CompletionStage<T> bySource = commands.eval(script.source(), output, keys, args);
+            CompletionStage<T> bySource = target.commands().eval(script.source(), output, keys, args);
             return bySource.toCompletableFuture();
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);

@@ -28,7 +28,7 @@ class ConnectionDropsTest {
 
     @Test
     void aKilledConnectionCountsAsADrop() {
-        try (RedisConnections connections = RedisConnections.standalone(RedisClient.create(redis.server().uri()), true)) {
+        try (RedisConnections connections = RedisConnections.standalone(RedisClient.create(redis.server().uri()), true, Duration.ofSeconds(5))) {
             assertThat(connections.drops()).isZero();
             redis.server().command("CLIENT", "KILL", "TYPE", "normal");
             awaitTrue("the drop was counted", Duration.ofSeconds(10), () -> connections.drops() >= 1);

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -29,11 +30,11 @@ class RenewalTest {
 
     @Test
     void aRenewalOfAReleasedHoldLeavesTheNextHoldsLease() throws Exception {
-        try (RedisConnections connections = RedisConnections.standalone(RedisClient.create(redis.server().uri()), true)) {
-            ScriptExecutor scripts = new ScriptExecutor(connections.commands());
+        try (RedisConnections connections = RedisConnections.standalone(RedisClient.create(redis.server().uri()), true, Duration.ofSeconds(5))) {
+            ScriptExecutor scripts = new ScriptExecutor(connections);
             LockKeys keys = LockKeys.of("distlock:", "stretch");
-            for (LockProtocol protocol : List.of(new ReentrantProtocol("renewal-test", scripts, "publish", false, ANSWER_KEPT),
-                    new ReadWriteProtocol(scripts, "publish", true, ANSWER_KEPT))) {
+            for (LockProtocol protocol : List.of(new ReentrantProtocol("renewal-test", scripts, false, ANSWER_KEPT),
+                    new ReadWriteProtocol(scripts, true, ANSWER_KEPT))) {
                 String watchedId = protocol.type() + ".watched";
                 String explicitId = protocol.type() + ".explicit";
                 assertThat(acquire(protocol, keys, watchedId, WATCHDOG_LEASE).acquired()).isTrue();

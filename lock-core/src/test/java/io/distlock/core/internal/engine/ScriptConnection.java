@@ -7,6 +7,8 @@ import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
+import java.time.Duration;
+
 /**
  * The engine's connection to the test's Redis, for tests that drive the lock scripts through a
  * protocol directly: opened before each test, closed after it, with the server flushed.
@@ -23,7 +25,7 @@ final class ScriptConnection implements BeforeEachCallback, AfterEachCallback {
 
     @Override
     public void beforeEach(ExtensionContext context) {
-        connections = RedisConnections.standalone(RedisClient.create(redis.server().uri()), true);
+        connections = RedisConnections.standalone(RedisClient.create(redis.server().uri()), true, Duration.ofSeconds(5));
     }
 
     @Override
@@ -38,6 +40,6 @@ final class ScriptConnection implements BeforeEachCallback, AfterEachCallback {
      * @return a reentrant-lock protocol on this connection
      */
     ReentrantProtocol reentrant(String clientTag, ReleaseAnswers answers) {
-        return new ReentrantProtocol(clientTag, new ScriptExecutor(connections.commands()), "publish", false, answers);
+        return new ReentrantProtocol(clientTag, new ScriptExecutor(connections), false, answers);
     }
 }

@@ -43,11 +43,11 @@ class YieldTest {
     @BeforeEach
     void connect() {
         client = RedisClient.create(redis.server().uri());
-        connections = RedisConnections.standalone(RedisClient.create(redis.server().uri()), true);
+        connections = RedisConnections.standalone(RedisClient.create(redis.server().uri()), true, Duration.ofSeconds(5));
         admin = client.connect();
-        ScriptExecutor scripts = new ScriptExecutor(connections.commands());
-        releasing = new ReentrantProtocol("releasing-client", scripts, "publish", false, new ReleaseAnswers(10_000));
-        other = new ReentrantProtocol("other-client", scripts, "publish", false, new ReleaseAnswers(10_000));
+        ScriptExecutor scripts = new ScriptExecutor(connections);
+        releasing = new ReentrantProtocol("releasing-client", scripts, false, new ReleaseAnswers(10_000));
+        other = new ReentrantProtocol("other-client", scripts, false, new ReleaseAnswers(10_000));
     }
 
     @AfterEach
