@@ -77,6 +77,39 @@ class FairLockTest {
         assertThat(queued("fifo")).isZero();
     }
 
+    /**
+     * Another holder of its own client has the name as a reentrant lock, and the client already
+     * listens for the name's turns (a fair waiter of it queued before): a new fair acquisition
+     * must still take its place in Redis's queue at once, since it cannot be handed that lock
+     * locally, so that a fair waiter of another client that came later is served after it.
+     */
+    @Test
+    void aFairWaiterQueuesInRedisWhileItsOwnClientHoldsTheNameAsAnotherKind() throws Exception {
+        LockClient mine = client();
+        LockClient theirs = client();
+        RedisLock reentrant = mine.getLock("mixed");
+        assertThat(reentrant.tryLockAsync(0, 1, TimeUnit.SECONDS, "holder").get(10, TimeUnit.SECONDS)).isTrue();
+        RedisLock myFair = mine.getFairLock("mixed");
+        CompletableFuture<Boolean> first = myFair.tryLockAsync(10, 5, TimeUnit.SECONDS, "first");
+        awaitTrue("the first fair waiter queued", Duration.ofSeconds(10), () -> queued("mixed") == 1);
+
+        CompletableFuture<Boolean> second = myFair.tryLockAsync(10, 5, TimeUnit.SECONDS, "second");
+        awaitTrue("the second fair waiter of the same client queued too", Duration.ofSeconds(10),
+                () -> queued("mixed") == 2);
+        CompletableFuture<Boolean> third = theirs.getFairLock("mixed").tryLockAsync(10, 5, TimeUnit.SECONDS, "third");
+        awaitTrue("the third, of another client, queued behind them", Duration.ofSeconds(10),
+                () -> queued("mixed") == 3);
+        reentrant.unlockAsync("holder").get(10, TimeUnit.SECONDS);
+
+        assertThat(first.get(20, TimeUnit.SECONDS)).isTrue();
+        myFair.unlockAsync("first").get(10, TimeUnit.SECONDS);
+        assertThat(second.get(20, TimeUnit.SECONDS)).isTrue();
+        assertThat(third).as("served after the second, which came first").isNotDone();
+        myFair.unlockAsync("second").get(10, TimeUnit.SECONDS);
+        assertThat(third.get(20, TimeUnit.SECONDS)).isTrue();
+        theirs.getFairLock("mixed").unlockAsync("third").get(10, TimeUnit.SECONDS);
+    }
+
     @Test
     void aWaiterThatGaveUpLeavesTheQueueAtOnce() throws Exception {
         RedisLock holder = client().getFairLock("gave-up");

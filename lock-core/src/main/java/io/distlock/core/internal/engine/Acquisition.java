@@ -260,14 +260,16 @@ final class Acquisition {
     }
 
     /**
-     * Another holder of this client has the lock: asking Redis would only be told so. Queue up
-     * behind the local sleepers instead, to be handed the lock or woken by its release, the sleep
-     * bounded by what that holder's lease can last (if nobody of this client was subscribed yet,
-     * {@link #startWaiting} looks once more after subscribing).
+     * Another holder of this client has the lock, and can hand it to this acquisition (a lock of
+     * the same kind): asking Redis would only be told so. Queue up behind the local sleepers
+     * instead, to be handed the lock or woken by its release, the sleep bounded by what that
+     * holder's lease can last (if nobody of this client was subscribed yet, {@link #startWaiting}
+     * looks once more after subscribing). A lock of another kind under the same name asks Redis:
+     * nobody hands it over, and a fair lock must take its place in Redis's queue at once.
      */
     private void begin() {
         Look look = mayWait ? look() : Look.UNHEARD;
-        Hold localHolder = mayWait ? holds.heldByAnotherLocalHolder(keys, holderId) : null;
+        Hold localHolder = mayWait && protocol.canHandOff() ? holds.heldByAnotherLocalHolder(keys, holderId) : null;
         if (localHolder != null) {
             startWaiting(localHolder.remainingLeaseMillis(), look);
         } else {
