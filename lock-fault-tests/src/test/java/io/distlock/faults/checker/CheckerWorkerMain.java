@@ -38,10 +38,10 @@ public final class CheckerWorkerMain {
         CheckerSettings settings = CheckerSettings.fromArgs(List.of(args).subList(0, at));
         int worker = Integer.parseInt(args[at]);
         Path historyFile = Path.of(args[at + 1]);
-        LostReports lostReports = new LostReports();
-        List<LockClient> main = List.of(client(args[at + 2], lostReports), client(args[at + 3], lostReports));
-        List<LockClient> masters = List.of(client(args[at + 4], lostReports), client(args[at + 5], lostReports),
-                client(args[at + 6], lostReports));
+        LibraryReports reports = new LibraryReports();
+        List<LockClient> main = List.of(client(args[at + 2], reports), client(args[at + 3], reports));
+        List<LockClient> masters = List.of(client(args[at + 4], reports), client(args[at + 5], reports),
+                client(args[at + 6], reports));
         WorkerLocks locks = new WorkerLocks(main, masters);
         ScheduledExecutorService timer = Executors.newScheduledThreadPool(1, runnable -> {
             Thread thread = new Thread(runnable, "checker-timer");
@@ -64,7 +64,7 @@ public final class CheckerWorkerMain {
         List<OperationRunner> runners = new ArrayList<>();
         List<Thread> threads = new ArrayList<>();
         for (int t = 0; t < settings.threads(); t++) {
-            OperationRunner runner = new OperationRunner(settings, worker, t, locks, lostReports, history, timer,
+            OperationRunner runner = new OperationRunner(settings, worker, t, locks, reports, history, timer,
                     deadline);
             Thread thread = new Thread(runner, "checker-w" + worker + "-t" + t);
             thread.setDaemon(true);
@@ -94,14 +94,14 @@ public final class CheckerWorkerMain {
      * A client of the workers' settings. The connection handshake is bounded by the short command
      * timeout, which a machine under heavy load can miss: a few more tries, before any load.
      */
-    private static LockClient client(String uri, LostReports lostReports) {
+    private static LockClient client(String uri, LibraryReports reports) {
         for (int attempt = 1; ; attempt++) {
             try {
                 return LockClient.builder()
                         .redisUri(uri)
                         .watchdogTimeout(CheckerSettings.WATCHDOG)
                         .commandTimeout(CheckerSettings.COMMAND_TIMEOUT)
-                        .listener(lostReports)
+                        .listener(reports)
                         .build();
             } catch (LockException e) {
                 if (attempt == CONNECT_ATTEMPTS) {

@@ -10,27 +10,24 @@ import java.util.Map;
 
 /**
  * {@code FIFO}: a fair lock serves its waiters in the order they queued. The oracle cannot see
- * the queue in Redis, so it judges only pairs whose order it knows from its own stamps:
+ * the queue in Redis, so it judges only pairs whose order it knows:
  * <ul>
  *   <li>both are single fair locks of one name (any call, two overlapping async calls of one
  *       holder included), and both got the lock;</li>
- *   <li>the first one's call began at least {@link #QUEUE_MARGIN_MS} before the second one's, the
- *       longest its first round trip may take on a loaded machine: so its first attempt ran in
- *       Redis before the second's did, and if that attempt did not take the lock, it queued the
- *       first one ahead;</li>
+ *   <li>the library told the first one's worker that it was waiting ({@link OpRecord#queued}),
+ *       which it says once the first attempt found the lock taken and queued it in Redis, before
+ *       the second one's call began: so the first one had its place before the second one's
+ *       first attempt could run. A start time alone proves nothing: on a loaded machine a call's
+ *       first round trip may come after a later call's, however much earlier it began;</li>
  *   <li>no fault that could hinder the first one ({@link FaultRecord#hinders}) was in force from
  *       its call to its entry: nothing dropped its queue place (a frozen process misses its slot
- *       and is dropped, a failed round trip may leave) nor held its first attempt back, and since
- *       it got the lock it did not give up.</li>
+ *       and is dropped, a failed round trip may leave), and since it got the lock it did not give
+ *       up.</li>
  * </ul>
  * Then the second one's whole critical section lying before the first one's entry is a violation:
- * the first one was either granted at once (then it entered before the second was granted) or
- * queued ahead and still waiting when the second was served.
+ * the first one was queued ahead and still waiting when the second was served.
  */
 final class FairOrderCheck {
-
-    /** Longest first round trip of a call assumed, in ms (a loaded 2-core machine stalls for hundreds of ms). */
-    static final long QUEUE_MARGIN_MS = 500;
 
     private final List<FaultRecord> faults;
     private long judged;
@@ -53,25 +50,24 @@ final class FairOrderCheck {
             }
         }
         List<Finding> violations = new ArrayList<>();
-        long margin = QUEUE_MARGIN_MS * 1_000_000;
         byName.forEach((name, waiters) -> {
             waiters.sort(Comparator.comparingLong(OpRecord::callStart));
             for (int i = 0; i < waiters.size(); i++) {
                 OpRecord first = waiters.get(i);
-                if (!undisturbed(first)) {
+                if (first.queued() < 0 || !undisturbed(first)) {
                     continue;
                 }
                 for (int j = i + 1; j < waiters.size() && waiters.get(j).callStart() < first.entry(); j++) {
                     OpRecord second = waiters.get(j);
-                    if (second.callStart() - first.callStart() < margin) {
+                    if (second.callStart() - first.queued() <= 0) {
                         continue;
                     }
                     judged++;
                     if (second.exit() < first.entry()) {
                         violations.add(new Finding("FIFO", second.holder() + " was served on " + name + " before "
-                                + first.holder() + ", whose call began "
-                                + (second.callStart() - first.callStart()) / 1_000_000 + " ms earlier", List.of(first,
-                                second)));
+                                + first.holder() + ", queued in Redis at least "
+                                + (second.callStart() - first.queued()) / 1_000_000 + " ms before its call began",
+                                List.of(first, second)));
                     }
                 }
             }

@@ -41,11 +41,14 @@ import java.util.stream.Stream;
  * @param client     which of the worker's clients of the Redis under test made the call
  *                   ({@link WorkerLocks#PROXIED_CLIENT} goes through the proxy)
  * @param done       when the operation ended, its releases included
+ * @param queued     when the library first said the acquisition was waiting, which for a fair
+ *                   lock means its first attempt found it taken and queued it in Redis (an upper
+ *                   bound: said after it happened); -1 if it did not say so
  */
 public record OpRecord(String id, int worker, String holder, Operation.Call call, LockKind kind, List<String> locks,
                        long waitMs, long leaseMs, long callStart, long callEnd, Outcome outcome, int depth,
                        long entry, long exit, long token, boolean lost, String release, String detail,
-                       List<LeaseCall> leaseCalls, int client, long done) {
+                       List<LeaseCall> leaseCalls, int client, long done, long queued) {
 
     /** How an acquisition ended. */
     public enum Outcome {
@@ -57,7 +60,7 @@ public record OpRecord(String id, int worker, String holder, Operation.Call call
     }
 
     private static final String TAG = "OP";
-    private static final int FIELDS = 22;
+    private static final int FIELDS = 23;
 
     /** @return whether this record has a critical section */
     public boolean held() {
@@ -93,7 +96,7 @@ public record OpRecord(String id, int worker, String holder, Operation.Call call
                 Long.toString(callEnd), outcome.name(), Integer.toString(depth), Long.toString(entry),
                 Long.toString(exit), Long.toString(token), Boolean.toString(lost), release, detail,
                 String.join(",", leaseCalls.stream().map(LeaseCall::toText).toList()), Integer.toString(client),
-                Long.toString(done));
+                Long.toString(done), Long.toString(queued));
     }
 
     /**
@@ -110,6 +113,6 @@ public record OpRecord(String id, int worker, String holder, Operation.Call call
                 Long.parseLong(f[10]), Outcome.valueOf(f[11]), Integer.parseInt(f[12]), Long.parseLong(f[13]),
                 Long.parseLong(f[14]), Long.parseLong(f[15]), Boolean.parseBoolean(f[16]), f[17], f[18],
                 Stream.of(f[19].split(",")).map(LeaseCall::parse).toList(), Integer.parseInt(f[20]),
-                Long.parseLong(f[21]));
+                Long.parseLong(f[21]), Long.parseLong(f[22]));
     }
 }

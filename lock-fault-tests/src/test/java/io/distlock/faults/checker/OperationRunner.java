@@ -45,7 +45,7 @@ final class OperationRunner implements Runnable {
     private final int thread;
     private final Schedule schedule;
     private final WorkerLocks locks;
-    private final LostReports lostReports;
+    private final LibraryReports reports;
     private final HistoryWriter history;
     private final ScheduledExecutorService timer;
     private final long deadline;
@@ -58,18 +58,18 @@ final class OperationRunner implements Runnable {
      * @param worker      this worker's index
      * @param thread      this thread's index
      * @param locks       makes the locks
-     * @param lostReports the worker's lost-lease reports
+     * @param reports     what the library told the worker: lost leases, waits
      * @param history     where records go
      * @param timer       runs planned interrupts and cancellations
      * @param deadline    no new operation starts after this {@link System#nanoTime()}
      */
-    OperationRunner(CheckerSettings settings, int worker, int thread, WorkerLocks locks, LostReports lostReports,
+    OperationRunner(CheckerSettings settings, int worker, int thread, WorkerLocks locks, LibraryReports reports,
                     HistoryWriter history, ScheduledExecutorService timer, long deadline) {
         this.worker = worker;
         this.thread = thread;
         this.schedule = new Schedule(settings.seed(), settings.profile(), worker, thread);
         this.locks = locks;
-        this.lostReports = lostReports;
+        this.reports = reports;
         this.history = history;
         this.timer = timer;
         this.deadline = deadline;
@@ -93,7 +93,7 @@ final class OperationRunner implements Runnable {
             return null;
         }
         return record(current.op(), current.holder(), current.callStart(), -1, Outcome.UNFINISHED, 0, current.entry(),
-                -1, -1, false, "-", List.of(new LeaseCall(current.callStart(), -1)));
+                -1, -1, false, "-", List.of(new LeaseCall(current.callStart(), -1)), -1);
     }
 
     private OpRecord onThread(Operation op) {
@@ -116,6 +116,8 @@ final class OperationRunner implements Runnable {
             interrupter.disarm();
         }
         long callEnd = System.nanoTime();
+        long threadId = Thread.currentThread().getId();
+        long queued = reports.firstWaiting(op.names(), id -> id.endsWith(":" + threadId), callStart, callEnd);
         if (outcome != Outcome.ACQUIRED) {
             String release = error;
             if (outcome == Outcome.INTERRUPTED && stillHeld(lock::isHeldByCurrentThread)) {
@@ -123,7 +125,7 @@ final class OperationRunner implements Runnable {
                 releaseOnThread(lock, op, 1);
             }
             return record(op, holder, callStart, callEnd, outcome, 0, -1, -1, -1, false, release,
-                    List.of(new LeaseCall(callStart, callEnd)));
+                    List.of(new LeaseCall(callStart, callEnd)), queued);
         }
         long entry = callEnd;
         inFlight = new InFlight(op, holder, callStart, entry);
@@ -139,11 +141,10 @@ final class OperationRunner implements Runnable {
         }
         long token = skip || op.kind() != LockKind.FENCED ? -1 : token(() -> ((FencedLock) lock).getToken());
         Section section = criticalSection(op, depth, times -> skip ? "OK" : releaseOnThread(lock, op, times));
-        long threadId = Thread.currentThread().getId();
-        boolean lost = "LOST".equals(section.release()) || lostReports.reported(op.names(),
+        boolean lost = "LOST".equals(section.release()) || reports.lostReported(op.names(),
                 id -> id.endsWith(":" + threadId), callStart, System.nanoTime());
         return record(op, holder, callStart, callEnd, outcome, depth, entry, section.exit(), token, lost,
-                section.release(), leaseCalls);
+                section.release(), leaseCalls, queued);
     }
 
     private OpRecord async(Operation op) {
@@ -203,6 +204,7 @@ final class OperationRunner implements Runnable {
             }
         }
         long callEnd = System.nanoTime();
+        long queued = reports.firstWaiting(op.names(), holder::equals, callStart, callEnd);
         if (acquired == 0) {
             Outcome outcome = failure == null ? Outcome.NOT_ACQUIRED : failure;
             String release = error;
@@ -211,15 +213,15 @@ final class OperationRunner implements Runnable {
                 releaseAsync(lock, op, holder, 1);
             }
             return record(op, holder, callStart, callEnd, outcome, 0, -1, -1, -1, false, release,
-                    List.of(new LeaseCall(callStart, callEnd)));
+                    List.of(new LeaseCall(callStart, callEnd)), queued);
         }
         inFlight = new InFlight(op, holder, callStart, entry);
         long token = op.kind() != LockKind.FENCED ? -1 : token(() -> ((FencedLock) lock).getToken(holder));
         Section section = criticalSection(op, acquired, times -> releaseAsync(lock, op, holder, times));
         boolean lost = "LOST".equals(section.release())
-                || lostReports.reported(op.names(), holder::equals, callStart, System.nanoTime());
+                || reports.lostReported(op.names(), holder::equals, callStart, System.nanoTime());
         return record(op, holder, callStart, callEnd, Outcome.ACQUIRED, acquired, entry, section.exit(), token, lost,
-                section.release(), leaseCalls);
+                section.release(), leaseCalls, queued);
     }
 
     /**
@@ -375,10 +377,10 @@ final class OperationRunner implements Runnable {
 
     private OpRecord record(Operation op, String holder, long callStart, long callEnd, Outcome outcome, int depth,
                             long entry, long exit, long token, boolean lost, String release,
-                            List<LeaseCall> leaseCalls) {
+                            List<LeaseCall> leaseCalls, long queued) {
         return new OpRecord("w" + worker + ".t" + thread + "." + op.index(), worker, holder, op.call(), op.kind(),
                 WorkerLocks.coverage(op), op.waitMs(), op.leaseMs(), callStart, callEnd, outcome, depth, entry, exit,
                 token, lost, release, op.toString(), leaseCalls, op.client(),
-                outcome == Outcome.UNFINISHED ? -1 : System.nanoTime());
+                outcome == Outcome.UNFINISHED ? -1 : System.nanoTime(), queued);
     }
 }
