@@ -206,4 +206,27 @@ class ReadWriteLockTest {
         assertThat(events.acquired).extracting(LockEvent::lockType).containsExactly("write", "read");
         assertThat(lock.readLock().isLocked()).isFalse();
     }
+
+    /**
+     * A reader under the watchdog re-enters with a long lease of its own: the watchdog's renewals
+     * must not cut that lease back to the watchdog's, or a reader cut off from Redis would lose its
+     * hold long before the lease it was given.
+     */
+    @Test
+    void theWatchdogNeverShortensALongerLeaseAReaderReEnteredWith() throws Exception {
+        RecordingListener events = new RecordingListener();
+        RedisLock read = clients.open(redis.server(), b -> b.watchdogTimeout(WATCHDOG).listener(events))
+                .getReadWriteLock("long-reader").readLock();
+        assertThat(read.tryLockAsync(0, 0, TimeUnit.SECONDS, "reader").get(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(read.tryLockAsync(0, 60, TimeUnit.SECONDS, "reader").get(10, TimeUnit.SECONDS)).isTrue();
+
+        int renewals = events.renewed.size();
+        awaitTrue("the watchdog renewed the reader", Duration.ofSeconds(20), () -> events.renewed.size() > renewals);
+        long readerEnds = Long.parseLong(redis.server().commandString("ZSCORE", "distlock:{long-reader}:readers",
+                "reader"));
+        assertThat(readerEnds - System.currentTimeMillis()).as("the reader's own lease (the server runs on this machine's clock)")
+                .isGreaterThan(Duration.ofSeconds(50).toMillis());
+        read.unlockAsync("reader").get(10, TimeUnit.SECONDS);
+        read.unlockAsync("reader").get(10, TimeUnit.SECONDS);
+    }
 }

@@ -1,7 +1,8 @@
 -- Renew the leases of many read-write lock holds in one call (the watchdog's batch). A hold is
 -- renewed only while the hold the watchdog keeps is there (its hold id, whose marker names the
--- hold's field, see rw_lock.lua), and a reader's hold only while its own lease lasts; the hash
--- is never shortened. All keys of one call must live in one cluster slot.
+-- hold's field, see rw_lock.lua), and a reader's hold only while its own lease lasts; neither the
+-- hash nor a reader's own lease is ever shortened (a re-entry may have set a longer one, as in
+-- renew.lua). All keys of one call must live in one cluster slot.
 --
 -- KEYS[2i-1]  lock hash of the i-th hold
 -- KEYS[2i]    readers sorted set of the i-th hold
@@ -22,7 +23,9 @@ for i = 1, #KEYS / 2 do
         local ends = redis.call('zscore', readers, string.sub(field, 3))
         held = ends ~= false and tonumber(ends) > now
         if held then
-            redis.call('zadd', readers, now + lease, string.sub(field, 3))
+            if tonumber(ends) < now + lease then
+                redis.call('zadd', readers, now + lease, string.sub(field, 3))
+            end
             if redis.call('pttl', readers) < lease then
                 redis.call('pexpire', readers, lease)
             end
