@@ -224,7 +224,8 @@ class ReadWriteLockTest {
         awaitTrue("the watchdog renewed the reader", Duration.ofSeconds(20), () -> events.renewed.size() > renewals);
         long readerEnds = Long.parseLong(redis.server().commandString("ZSCORE", "distlock:{long-reader}:readers",
                 "reader"));
-        assertThat(readerEnds - System.currentTimeMillis()).as("the reader's own lease (the server runs on this machine's clock)")
+        assertThat(readerEnds - System.currentTimeMillis())
+                .as("the reader's own lease (the server runs on this machine's clock)")
                 .isGreaterThan(Duration.ofSeconds(50).toMillis());
         read.unlockAsync("reader").get(10, TimeUnit.SECONDS);
         read.unlockAsync("reader").get(10, TimeUnit.SECONDS);

@@ -33,7 +33,6 @@ class RedLockTest {
                 .toArray(RedisLock[]::new));
     }
 
-    /** Masters 1 and 2 cannot answer: the attempt fails at once, and master 0's grant is given back. */
     /**
      * Waits until an attempt fails at once, for want of a majority of connected masters, and checks
      * that the grant of the one master that answered was given back. The failure and its reason are
