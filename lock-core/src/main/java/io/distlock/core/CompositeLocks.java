@@ -6,11 +6,15 @@ import io.distlock.core.internal.engine.RetrySafeRelease;
 import io.distlock.core.internal.engine.SettableLease;
 import org.jspecify.annotations.Nullable;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * What the locks made of other locks ({@link MultiLock}, {@link RedLock}) share: releasing a
@@ -210,6 +214,67 @@ final class CompositeLocks {
     static long remainingMillis(long deadline) {
         return deadline == Long.MAX_VALUE ? Long.MAX_VALUE
                 : Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
+    }
+
+    /**
+     * Components that the composite cannot lose together and stay held.
+     *
+     * @param members indexes of the components
+     * @param losses  how many of them lost make the composite lost (at least 1)
+     */
+    record LossGroup(List<Integer> members, int losses) {
+    }
+
+    /**
+     * The loss signal of a composite lock, made of its components' signals: lost once any group
+     * lost as many components as it can bear (a {@link MultiLock}: one group of all, any one lost;
+     * a {@link RedLock}: per hold, the masters that granted it, one more than it can lose and keep a
+     * majority). Each component is counted once per group, whatever else it is in.
+     *
+     * @param name    the composite's name, for the message
+     * @param signals per component, asks for its signal; a component that throws
+     *                {@link IllegalMonitorStateException} holds nothing any more and counts as lost
+     * @param groups  the groups
+     * @return completes with the loss that made the composite lost
+     * @throws IllegalMonitorStateException if no component holds anything: the composite is not held
+     */
+    static CompletionStage<LockLostException> lostWhen(String name,
+                                                       List<Supplier<CompletionStage<LockLostException>>> signals,
+                                                       List<LossGroup> groups) {
+        List<CompletionStage<LockLostException>> stages = new ArrayList<>(signals.size());
+        IllegalMonitorStateException notHeld = null;
+        int notHeldCount = 0;
+        for (Supplier<CompletionStage<LockLostException>> signal : signals) {
+            try {
+                stages.add(signal.get());
+            } catch (IllegalMonitorStateException e) {
+                notHeld = e;
+                notHeldCount++;
+                stages.add(CompletableFuture.completedFuture(new LockLostException(name, String.valueOf(e.getMessage()))));
+            }
+        }
+        if (notHeld != null && notHeldCount == signals.size()) {
+            throw notHeld;
+        }
+        CompletableFuture<LockLostException> lost = new CompletableFuture<>();
+        // Once lost, or cancelled by its caller, the composite stops listening to its components.
+        lost.whenComplete((loss, cancelled) -> stages.forEach(stage -> stage.toCompletableFuture().cancel(false)));
+        List<AtomicInteger> counts = groups.stream().map(group -> new AtomicInteger()).toList();
+        for (int i = 0; i < stages.size(); i++) {
+            int component = i;
+            stages.get(i).thenAccept(loss -> {
+                for (int g = 0; g < groups.size(); g++) {
+                    if (groups.get(g).members().contains(component)
+                            && counts.get(g).incrementAndGet() >= groups.get(g).losses()) {
+                        LockLostException composite = new LockLostException(name, "The lease of " + name
+                                + " was lost: " + loss.getMessage());
+                        composite.initCause(loss);
+                        lost.complete(composite);
+                    }
+                }
+            });
+        }
+        return lost;
     }
 
     static Throwable unwrap(Throwable error) {

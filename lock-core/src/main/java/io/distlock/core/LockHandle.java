@@ -1,5 +1,8 @@
 package io.distlock.core;
 
+import java.time.Duration;
+import java.util.concurrent.CompletionStage;
+
 /**
  * A lock acquired by {@link LockTemplate#acquire}, released by {@link #close()}, so
  * try-with-resources scopes the critical section:
@@ -29,6 +32,30 @@ public final class LockHandle implements AutoCloseable {
     /** @return the held lock, e.g. to read {@link RedisLock#remainingTimeToLive()} */
     public RedisLock lock() {
         return lock;
+    }
+
+    /**
+     * @return completes, with what happened, if the lease is lost while the handle is open: stop
+     *         the work then (see {@link RedisLock#whenLost(String)}); never for a lock released by
+     *         {@link #close()}
+     * @throws IllegalMonitorStateException if the calling thread does not hold the lock (call it on
+     *                                      the thread that acquired it, before closing)
+     */
+    public CompletionStage<LockLostException> whenLost() {
+        return lock.whenLost();
+    }
+
+    /**
+     * Asks Redis, in one round trip, whether the lock is still held with at least {@code minLease}
+     * of its lease left: the check before a step that cannot be undone (see
+     * {@link RedisLock#confirmHeld(String, Duration)}). Call it on the thread that acquired it.
+     *
+     * @param minLease the least lease that must be left; zero for "still held"
+     * @return whether Redis confirmed it
+     * @throws LockException if Redis failed or did not answer in time
+     */
+    public boolean confirmHeld(Duration minLease) {
+        return lock.confirmHeld(minLease);
     }
 
     /**

@@ -9,9 +9,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 import static io.distlock.core.CompositeLocks.allOrFirstFailure;
 import static io.distlock.core.CompositeLocks.awaitUninterruptibly;
@@ -156,6 +159,51 @@ public final class MultiLock implements RedisLock {
     @Override
     public boolean isHeldBy(String holderId) {
         return locks.stream().allMatch(lock -> lock.isHeldBy(holderId));
+    }
+
+    /** @return completes when a component's lease is lost (see {@link RedisLock#whenLost(String)}) */
+    @Override
+    public CompletionStage<LockLostException> whenLost() {
+        return lostWhenAny(locks.stream().<Supplier<CompletionStage<LockLostException>>>map(lock -> lock::whenLost)
+                .toList());
+    }
+
+    /** @return completes when a component's lease is lost (see {@link RedisLock#whenLost(String)}) */
+    @Override
+    public CompletionStage<LockLostException> whenLost(String holderId) {
+        Objects.requireNonNull(holderId, "holderId must not be null");
+        return lostWhenAny(locks.stream()
+                .<Supplier<CompletionStage<LockLostException>>>map(lock -> () -> lock.whenLost(holderId)).toList());
+    }
+
+    private CompletionStage<LockLostException> lostWhenAny(List<Supplier<CompletionStage<LockLostException>>> signals) {
+        List<Integer> all = IntStream.range(0, locks.size()).boxed().toList();
+        return CompositeLocks.lostWhen(getName(), signals, List.of(new CompositeLocks.LossGroup(all, 1)));
+    }
+
+    /**
+     * Asks each component in turn (one round trip each; {@link #confirmHeldAsync} asks all at once).
+     *
+     * @return whether every component confirmed the calling thread's hold with that lease left
+     */
+    @Override
+    public boolean confirmHeld(Duration minLease) {
+        return locks.stream().allMatch(lock -> lock.confirmHeld(minLease));
+    }
+
+    /** @return whether every component confirmed the hold with that lease left (asked all at once) */
+    @Override
+    public boolean confirmHeld(String holderId, Duration minLease) {
+        return awaitUninterruptibly(confirmHeldAsync(holderId, minLease));
+    }
+
+    /** @return completes with whether every component confirmed the hold with that lease left */
+    @Override
+    public CompletableFuture<Boolean> confirmHeldAsync(String holderId, Duration minLease) {
+        List<CompletableFuture<Boolean>> answers = locks.stream()
+                .map(lock -> lock.confirmHeldAsync(holderId, minLease)).toList();
+        return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new))
+                .thenApply(all -> answers.stream().allMatch(CompletableFuture::join));
     }
 
     /** @return the smallest hold count of the calling thread over the components */

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
@@ -20,6 +21,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
+import java.util.function.Supplier;
+import java.util.stream.IntStream;
 
 import static io.distlock.core.CompositeLocks.awaitUninterruptibly;
 import static io.distlock.core.CompositeLocks.deadline;
@@ -167,6 +170,76 @@ public final class RedLock implements RedisLock {
     @Override
     public boolean isHeldBy(String holderId) {
         return locks.stream().filter(lock -> quietly(() -> lock.isHeldBy(holderId))).count() >= quorum;
+    }
+
+    @Override
+    public CompletionStage<LockLostException> whenLost() {
+        return whenLost(threadHolder());
+    }
+
+    /**
+     * @return completes when fewer than a majority of the masters that granted one of the holder's
+     *         holds (the outer one, or a re-entry) still have their lease (see
+     *         {@link RedisLock#whenLost(String)})
+     */
+    @Override
+    public CompletionStage<LockLostException> whenLost(String holderId) {
+        Objects.requireNonNull(holderId, "holderId must not be null");
+        List<CompositeLocks.LossGroup> groups = new ArrayList<>();
+        granted.computeIfPresent(holderId, (holder, holds) -> {
+            for (boolean[] masters : holds) {
+                List<Integer> members = IntStream.range(0, masters.length).filter(i -> masters[i]).boxed().toList();
+                groups.add(new CompositeLocks.LossGroup(members, members.size() - quorum + 1));
+            }
+            return holds;
+        });
+        if (groups.isEmpty()) {
+            throw new IllegalMonitorStateException(getName() + " is not held by holder '" + holderId
+                    + "': there is no lease whose loss to signal");
+        }
+        List<Supplier<CompletionStage<LockLostException>>> signals = new ArrayList<>(locks.size());
+        for (int i = 0; i < locks.size(); i++) {
+            RedisLock master = locks.get(i);
+            boolean granting = false;
+            for (CompositeLocks.LossGroup group : groups) {
+                granting |= group.members().contains(i);
+            }
+            signals.add(granting ? () -> master.whenLost(holderId) : CompletableFuture::new);  // never for the others
+        }
+        return CompositeLocks.lostWhen(getName(), signals, groups);
+    }
+
+    @Override
+    public boolean confirmHeld(Duration minLease) {
+        return confirmHeld(threadHolder(), minLease);
+    }
+
+    /** @return whether a majority of the masters confirmed the hold with that lease left (asked all at once) */
+    @Override
+    public boolean confirmHeld(String holderId, Duration minLease) {
+        return awaitUninterruptibly(confirmHeldAsync(holderId, minLease));
+    }
+
+    /**
+     * @return completes with whether a majority of the masters confirmed the hold with that lease
+     *         left; a master that fails or does not answer counts as not confirming
+     */
+    @Override
+    public CompletableFuture<Boolean> confirmHeldAsync(String holderId, Duration minLease) {
+        Objects.requireNonNull(holderId, "holderId must not be null");
+        Objects.requireNonNull(minLease, "minLease must not be null");
+        List<CompletableFuture<Boolean>> answers = new ArrayList<>(locks.size());
+        for (RedisLock lock : locks) {
+            CompletableFuture<Boolean> answer;
+            try {
+                answer = lock.confirmHeldAsync(holderId, minLease);
+            } catch (LockException e) {
+                answer = CompletableFuture.completedFuture(false);
+            }
+            answers.add(answer.exceptionally(error -> false));  // an unreachable master confirms nothing
+        }
+        return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new))
+                .thenApply(all -> answers.stream().filter(CompletableFuture::join).count() >= quorum);
     }
 
     /** @return how many times the calling thread holds the lock (re-entries count) */

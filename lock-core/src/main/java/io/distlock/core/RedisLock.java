@@ -2,6 +2,7 @@ package io.distlock.core;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
@@ -79,6 +80,75 @@ public interface RedisLock extends Lock {
      *         {@code false})
      */
     boolean isHeldBy(String holderId);
+
+    /**
+     * The signal of the calling thread's hold: see {@link #whenLost(String)}.
+     *
+     * @return completes with the loss, if the lease is lost while the thread holds the lock
+     * @throws IllegalMonitorStateException if the calling thread does not hold the lock
+     */
+    CompletionStage<LockLostException> whenLost();
+
+    /**
+     * A signal that completes, with a {@link LockLostException} saying what happened, when the
+     * holder's lease is lost while it holds the lock: so that the work it does under the lock can
+     * stop before another holder gets in. It completes when Redis no longer has the hold (it
+     * expired, or the lock was deleted or force-released), and <em>before</em> the lease can end
+     * when nothing confirms it: a fifth of a lease before the earliest moment it could end on the
+     * server, judged by this client's clock from the send of the latest command that set it (with
+     * the default 30 s watchdog lease, 6 s before, after three renewal tries in a row failed; with
+     * an explicit lease, a fifth of it before it runs out). It also completes when the client is
+     * closed while the lock is held. It never completes for a hold released normally. Its limits:
+     * a JVM frozen past that margin hears it too late (fence what must not be written late, see
+     * {@link FencedLock}); with replica acknowledgements, a failover may lose the renewals not yet
+     * copied to the new master, up to a third of a lease, which the margin does not cover.
+     *
+     * <p>The signal covers the holder's hold as a whole (its re-entries included) until it is
+     * released. Each call returns a stage of its own; cancelling it
+     * ({@code toCompletableFuture().cancel(false)}) stops listening, which a caller that keeps a
+     * hold a long time while asking again and again should do. Continuations run on the client's
+     * own threads, never on the thread that talks to Redis; a continuation that blocks holds up
+     * only other continuations.
+     *
+     * @param holderId the holder
+     * @return completes with the loss, if the lease is lost while the holder holds the lock
+     * @throws IllegalMonitorStateException if the holder does not hold the lock
+     */
+    CompletionStage<LockLostException> whenLost(String holderId);
+
+    /**
+     * {@link #confirmHeld(String, Duration)} for the calling thread.
+     *
+     * @param minLease the least lease that must be left; zero for "still held"
+     * @return whether Redis confirmed the hold with at least that lease left
+     * @throws LockException if Redis failed or did not answer in time
+     */
+    boolean confirmHeld(Duration minLease);
+
+    /**
+     * Asks Redis, in one round trip, whether the holder still holds the lock with at least
+     * {@code minLease} of its lease left: the check to make right before a step that cannot be
+     * undone. Never answered {@code true} from this client's own state. A watchdog lease is
+     * renewed every third of it, so the lease left of a watchdog hold is between two thirds of a
+     * lease and a whole one while renewals succeed.
+     *
+     * @param holderId the holder
+     * @param minLease the least lease that must be left; zero for "still held"
+     * @return whether Redis confirmed the hold with at least that lease left ({@code false} without
+     *         asking if this client knows the holder holds nothing, or found its lease lost)
+     * @throws LockException if Redis failed or did not answer in time
+     */
+    boolean confirmHeld(String holderId, Duration minLease);
+
+    /**
+     * {@link #confirmHeld(String, Duration)} without blocking.
+     *
+     * @param holderId the holder
+     * @param minLease the least lease that must be left
+     * @return completes with the answer, or with a {@link LockException} if Redis failed or did not
+     *         answer in time
+     */
+    CompletableFuture<Boolean> confirmHeldAsync(String holderId, Duration minLease);
 
     /**
      * @return how many times the calling thread holds the lock (0 if it does not)

@@ -171,6 +171,22 @@ class ObservationTest {
         recorded.assertEachStoppedOnce();
     }
 
+    /** The holder was told its lease could end: the hold ends with that error, though released normally after. */
+    @Test
+    void aLeaseAtRiskEndsTheHoldWithWhatTheHolderWasTold() throws Exception {
+        RedisLock lock = observedClient(b -> { }).getLock("at-risk");
+        assertThat(lock.tryLock(0, 500, TimeUnit.MILLISECONDS)).isTrue();
+        lock.whenLost().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        try {
+            lock.unlock();
+        } catch (LockLostException ranOut) {
+            // a loaded machine may reach the release after the lease ended
+        }
+        assertThat(registry).hasObservationWithNameEqualTo(HELD).that().hasBeenStopped()
+                .assertThatError().isInstanceOf(LockLostException.class).hasMessageContaining("explicit lease of 500 ms");
+        recorded.assertEachStoppedOnce();
+    }
+
     @Test
     void aHoldIsStoppedEvenWhenReportingItsLossFails() {
         registry.observationConfig().observationHandler(new ObservationHandler<>() {

@@ -133,6 +133,28 @@ class RedLockTest {
         assertThat(lock.isHeldByCurrentThread()).isFalse();
     }
 
+    /** The holder is told once fewer than a majority of the masters still have its lease, not before. */
+    @Test
+    void theLossSignalComesWhenTheMajorityIsLost() throws Exception {
+        RecordingListener firstMaster = new RecordingListener();
+        List<LockClient> masters = redis.servers().stream().map(server -> clients.open(server,
+                b -> b.watchdogTimeout(Duration.ofSeconds(1)).listener(server == redis.server(0) ? firstMaster
+                        : new RecordingListener()))).toList();
+        RedLock lock = new RedLock(masters.stream().map(client -> client.getLock("majority-lost"))
+                .toArray(RedisLock[]::new));
+        lock.lock();
+        CompletableFuture<LockLostException> signal = lock.whenLost().toCompletableFuture();
+
+        redis.server(0).command("DEL", "distlock:{majority-lost}");
+        awaitTrue("master 0's client found its lease lost", Duration.ofSeconds(10), () -> !firstMaster.lost.isEmpty());
+        assertThat(lock.confirmHeld(Duration.ZERO)).as("a majority still holds it").isTrue();
+        assertThat(signal).as("one master lost: the majority still holds").isNotDone();
+
+        redis.server(1).command("DEL", "distlock:{majority-lost}");
+        assertThat(signal.get(20, TimeUnit.SECONDS)).hasMessageContaining("redlock[majority-lost x3]");
+        assertThat(lock.confirmHeld(Duration.ZERO)).isFalse();
+    }
+
     @Test
     void asyncHoldersAndReEntry() throws Exception {
         RedLock lock = redLock("async");
@@ -165,6 +187,34 @@ class RedLockTest {
         assertThat(lock.isHeldByCurrentThread()).isTrue();
         lock.unlock();
         assertThat(redis.servers()).allSatisfy(server -> assertThat(keysOn(server, "nested")).isZero());
+    }
+
+    /**
+     * The outer hold granted by masters 0 and 1, a re-entry by 1 and 2, released again: once
+     * master 0 loses its lease, the outer hold has a minority left, which the signal must tell,
+     * although two of the three masters that granted some hold are still fine.
+     */
+    @Test
+    void aReEntryGrantedByOtherMastersDoesNotHideTheOuterHoldsLoss() throws Exception {
+        RedLock lock = new RedLock(redis.servers().stream().map(server -> clients.open(server,
+                b -> b.watchdogTimeout(Duration.ofSeconds(3))).getLock("nested-loss")).toArray(RedisLock[]::new));
+        redis.server(2).pause();
+        try {
+            assertThat(lock.tryLock(3, TimeUnit.SECONDS)).isTrue();
+        } finally {
+            redis.server(2).resume();
+        }
+        redis.server(0).pause();
+        try {
+            assertThat(lock.tryLock(3, TimeUnit.SECONDS)).as("re-entry on masters 1 and 2").isTrue();
+        } finally {
+            redis.server(0).resume();
+        }
+        CompletableFuture<LockLostException> signal = lock.whenLost().toCompletableFuture();
+        lock.unlock();
+
+        redis.server(0).command("DEL", "distlock:{nested-loss}");
+        assertThat(signal.get(20, TimeUnit.SECONDS)).hasMessageContaining("redlock[nested-loss x3]");
     }
 
     /**

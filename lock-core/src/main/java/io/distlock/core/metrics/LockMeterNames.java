@@ -24,6 +24,11 @@ public final class LockMeterNames {
     public static final String WATCHDOG_LOCKS = "distlock.watchdog.locks";
     /** Counter of leases lost while held; tags {@link #NAME}, {@link #TYPE}. */
     public static final String LOST = "distlock.lost";
+    /**
+     * Counter of locked calls stopped because their lease was lost (the starter's
+     * {@code @DistributedLock(onLost = CANCEL)}); tags {@link #NAME}, {@link #TYPE}.
+     */
+    public static final String CANCELLED = "distlock.cancelled";
 
     /** Tag: the lock's group, its static name ({@code @DistributedLock}'s name), never a key. */
     public static final String NAME = "name";

@@ -237,10 +237,11 @@ final class Acquisition {
      * A releasing holder of this client claimed this sleeping acquisition and Redis confirmed the
      * hand-off: we hold the lock now.
      *
-     * @param handOffs how many hand-offs in a row the lock has seen, this one included
+     * @param handOffs       how many hand-offs in a row the lock has seen, this one included
+     * @param grantSentNanos {@link System#nanoTime()} when the hand-off was sent
      */
-    void handedOff(int handOffs) {
-        onAcquired(Attempt.acquired(1), handOffs);
+    void handedOff(int handOffs, long grantSentNanos) {
+        onAcquired(Attempt.acquired(1), handOffs, grantSentNanos);
     }
 
     /**
@@ -291,15 +292,18 @@ final class Acquisition {
             return;
         }
         Look look = look();
+        long sentNanos = System.nanoTime();
         protocol.tryAcquire(keys, holderId, leaseMillis, holdId, reentered != null)
-                .whenComplete((attempt, error) -> onAttempt(attempt, error, reentered, look));
+                .whenComplete((attempt, error) -> onAttempt(attempt, error, reentered, look, sentNanos));
     }
 
     /**
      * @param reentered the hold this attempt re-entered, if it was a re-entry
      * @param look      what this client heard of the lock when the attempt was sent
+     * @param sentNanos {@link System#nanoTime()} when the attempt was sent
      */
-    private void onAttempt(Attempt attempt, @Nullable Throwable error, @Nullable Hold reentered, Look look) {
+    private void onAttempt(Attempt attempt, @Nullable Throwable error, @Nullable Hold reentered, Look look,
+                           long sentNanos) {
         try {
             if (error != null) {
                 // The attempt may still have run (e.g. it timed out): undo exactly what it did;
@@ -309,7 +313,7 @@ final class Acquisition {
                 }
                 finish(LockEvent.Failure.ERROR, error);
             } else if (attempt.acquired()) {
-                onAcquired(attempt, 0);
+                onAcquired(attempt, 0, sentNanos);
             } else if (attempt.lost() && reentered != null) {
                 if (reentered.holdsConfirmed() && !(thread && holds.endIfLeaseRanOut(reentered))) {
                     finish(LockEvent.Failure.ERROR, holds.lostOnReentry(reentered));
@@ -387,7 +391,7 @@ final class Acquisition {
         });
     }
 
-    private void onAcquired(Attempt attempt, int handOffs) {
+    private void onAcquired(Attempt attempt, int handOffs, long grantSentNanos) {
         leaveChannel(false);
         if (!state.compareAndSet(RUNNING, DONE)) {
             // Abandoned while this attempt was in flight: give back exactly what it took.
@@ -395,7 +399,7 @@ final class Acquisition {
             return;
         }
         Hold hold = holds.acquired(id, keys, new HoldRef(holderId, holdId), protocol, renewedByWatchdog, leaseMillis,
-                attempt, handOffs, observation);
+                grantSentNanos, attempt, handOffs, observation);
         observation.acquired();
         events.acquired(hold, startNanos, waited());
         events.delivered().thenRun(() -> outcome.complete(hold));

@@ -174,6 +174,7 @@ final class Acquisitions {
             leaseMillis = watchdogLeaseMillis;  // stays a watchdog hold: renewed from now, if still there
             exact = false;
         }
+        long sentNanos = System.nanoTime();
         return redis.inTime(lock.protocol().setLease(lock.keys(), new HoldRef(holderId, holdId), leaseMillis, exact))
                 .handle((stillHeld, error) -> {
                     if (error != null) {
@@ -181,6 +182,11 @@ final class Acquisitions {
                     }
                     if (!stillHeld) {
                         throw holds.lostBeforeLease(hold);
+                    }
+                    if (exact) {
+                        hold.exactLeaseConfirmed(sentNanos, leaseMillis);
+                    } else {
+                        hold.leaseConfirmed(sentNanos, leaseMillis);  // only lengthened: from its send on
                     }
                     return null;
                 });

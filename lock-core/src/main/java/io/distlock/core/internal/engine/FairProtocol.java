@@ -111,6 +111,11 @@ public final class FairProtocol implements LockProtocol {
         return holds.renew(batch, holdIds, leaseMillis);
     }
 
+    @Override
+    public CompletableFuture<Long> leaseLeft(LockKeys keys, HoldRef hold) {
+        return holds.leaseLeft(keys, hold);
+    }
+
     private <T> CompletableFuture<T> run(ScriptOutputType output, LockKeys keys, String operation, String holderId,
                                          String... more) {
         return scripts.run(Scripts.FAIR, output, lockKeys(keys), arguments(keys, operation, holderId, more));

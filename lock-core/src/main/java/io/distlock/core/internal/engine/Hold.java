@@ -1,6 +1,7 @@
 package io.distlock.core.internal.engine;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
+import io.distlock.core.LockLostException;
 import org.jspecify.annotations.Nullable;
 
 import java.util.ArrayDeque;
@@ -29,8 +30,9 @@ public final class Hold {
 
     /**
      * How the lease is kept: by the watchdog (renewed for {@code millis} at a time), or an
-     * explicit lease ending at {@code endNanos} ({@link System#nanoTime()}). Replaced as a whole
-     * (under this object's monitor), so readers see one.
+     * explicit lease ending at {@code endNanos} ({@link System#nanoTime()}), counted from Redis's
+     * answer, so not before Redis ended it. Replaced as a whole (under this object's monitor), so
+     * readers see one.
      */
     private record Lease(boolean watchdog, long millis, long endNanos) {
     }
@@ -62,6 +64,13 @@ public final class Hold {
     private volatile String renewalId;
     @GuardedBy("this")
     private long unconfirmedSinceNanos;
+    /**
+     * {@link System#nanoTime()} before which the lease cannot end on the server: the latest end of
+     * the leases that commands Redis confirmed set (the grant, re-entries, watchdog renewals, a
+     * composite's lease), each counted from when the command was sent, since the server ran it
+     * later. An exact lease a composite sets may lower it. Written under this object's monitor.
+     */
+    private volatile long leaseFloorNanos;
     private volatile boolean lost;
     private volatile long lostNanos;
     /**
@@ -70,8 +79,12 @@ public final class Hold {
      */
     private final AtomicReference<LockObservations.HoldObservation> observation = new AtomicReference<>();
 
+    /**
+     * @param grantSentNanos {@link System#nanoTime()} when the command that granted the hold was
+     *                       sent: its lease began on the server after that
+     */
     Hold(LockId id, LockKeys keys, String holderId, LockProtocol protocol, boolean watchdog, long leaseMillis,
-         String holdId, long token, int handOffs) {
+         long grantSentNanos, String holdId, long token, int handOffs) {
         this.id = id;
         this.keys = keys;
         this.holderId = holderId;
@@ -83,6 +96,7 @@ public final class Hold {
         this.token = token;
         this.acquiredNanos = System.nanoTime();
         this.lease = new Lease(watchdog, leaseMillis, acquiredNanos + leaseMillis * 1_000_000L);
+        this.leaseFloorNanos = grantSentNanos + leaseMillis * 1_000_000L;
     }
 
     /** @return the lock's name */
@@ -115,10 +129,13 @@ public final class Hold {
         return lease.watchdog();
     }
 
-    /** A re-entry without lease time: the watchdog keeps the lease alive from now on. */
-    synchronized void watchdogFromNowOn() {
-        Lease current = lease;
-        this.lease = new Lease(true, current.millis(), current.endNanos());
+    /**
+     * A re-entry without lease time: the watchdog keeps the lease alive from now on.
+     *
+     * @param watchdogLeaseMillis the watchdog's lease
+     */
+    synchronized void watchdogFromNowOn(long watchdogLeaseMillis) {
+        this.lease = new Lease(true, watchdogLeaseMillis, lease.endNanos());
     }
 
     /**
@@ -128,7 +145,24 @@ public final class Hold {
      * @param leaseMillis the lease, from now
      */
     synchronized void leaseFromNow(long leaseMillis) {
-        this.lease = new Lease(false, leaseMillis, System.nanoTime() + leaseMillis * 1_000_000L);
+        long end = System.nanoTime() + leaseMillis * 1_000_000L;  // before it is sent: the server's ends later
+        this.lease = new Lease(false, leaseMillis, end);
+        if (leaseFloorNanos - end > 0) {
+            leaseFloorNanos = end;  // may be shorter than what Redis had; longer only once confirmed
+        }
+    }
+
+    /**
+     * The exact lease a composite set ({@link #leaseFromNow}) was confirmed: the lease lasts that
+     * long from the command's send.
+     *
+     * @param sentNanos   {@link System#nanoTime()} when it was sent
+     * @param leaseMillis the lease
+     */
+    synchronized void exactLeaseConfirmed(long sentNanos, long leaseMillis) {
+        if (!lease.watchdog()) {
+            leaseFloorNanos = sentNanos + leaseMillis * 1_000_000L;
+        }
     }
 
     /**
@@ -146,6 +180,33 @@ public final class Hold {
     }
 
     /**
+     * A command that never shortens the lease (an acquisition, a re-entry, a composite's
+     * lengthening) was confirmed: the lease lasts at least {@code leaseMillis} from its send.
+     *
+     * @param sentNanos   {@link System#nanoTime()} when it was sent
+     * @param leaseMillis the lease it set
+     */
+    synchronized void leaseConfirmed(long sentNanos, long leaseMillis) {
+        long end = sentNanos + leaseMillis * 1_000_000L;
+        if (end - leaseFloorNanos > 0) {
+            leaseFloorNanos = end;
+        }
+    }
+
+    /**
+     * A watchdog renewal was confirmed: as {@link #leaseConfirmed}, while the watchdog keeps the
+     * lease (a composite may have set a shorter explicit one since the renewal was sent).
+     *
+     * @param sentNanos   {@link System#nanoTime()} when it was sent
+     * @param leaseMillis the watchdog lease
+     */
+    public synchronized void renewalConfirmed(long sentNanos, long leaseMillis) {
+        if (lease.watchdog()) {
+            leaseConfirmed(sentNanos, leaseMillis);
+        }
+    }
+
+    /**
      * @return how long the lease lasts at most from now, as far as this client knows: a full lease
      *         for watchdog holds, else what is left of the longest explicit lease any of its holds set
      */
@@ -153,6 +214,21 @@ public final class Hold {
         Lease current = lease;
         return current.watchdog() ? current.millis()
                 : Math.max(0, (current.endNanos() - System.nanoTime()) / 1_000_000L);
+    }
+
+    /**
+     * @return the lease asked for: the watchdog's, or the explicit lease of the hold that set it
+     */
+    long leaseMillis() {
+        return lease.millis();
+    }
+
+    /**
+     * @return {@link System#nanoTime()} before which the lease cannot end on the server, by the
+     *         commands Redis confirmed set it (see {@link #leaseFloorNanos})
+     */
+    public long leaseEndsNotBeforeNanos() {
+        return leaseFloorNanos;
     }
 
     /**
@@ -333,11 +409,23 @@ public final class Hold {
         }
     }
 
+    /** @param cause what the holder was told when its lease was found at risk, reported on its observation */
+    void observationAtRisk(LockLostException cause) {
+        LockObservations.HoldObservation current = observation.get();
+        if (current != null && !(current instanceof Ended)) {
+            current.leaseAtRisk(cause);
+        }
+    }
+
     /** How the hold ended, in place of its observation once ended. */
     private record Ended(boolean lost) implements LockObservations.HoldObservation {
 
         @Override
         public void renewalFailed(Throwable cause) {
+        }
+
+        @Override
+        public void leaseAtRisk(LockLostException cause) {
         }
 
         @Override

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -51,6 +52,7 @@ final class HoldRegistry implements LeaseWatchdog.RenewalOutcomes {
     private final BooleanSupplier clientClosed;
     private final Consumer<Hold> wakeLocalWaiter;
     private final LeaseWatchdog watchdog;
+    private final LossSignals signals;
     private final ConcurrentHashMap<HoldKey, Hold> holds = new ConcurrentHashMap<>();
     /** Per lock key, this client's hold of a lock that has one holder at a time (hand-off locks). */
     private final ConcurrentHashMap<String, Hold> exclusiveHolds = new ConcurrentHashMap<>();
@@ -81,17 +83,42 @@ final class HoldRegistry implements LeaseWatchdog.RenewalOutcomes {
      *                            observation at once
      * @param wakeLocalWaiter     wakes one local waiter of a hold's lock, found lost: the lock may be
      *                            free without anyone having published a release
+     * @param callers             completes the futures of loss signals
      */
     HoldRegistry(ScheduledExecutorService scheduler, long watchdogLeaseMillis, int renewalBatchSize,
                  ToIntFunction<String> slotOf, LockEvents events, HoldUndos undos, BooleanSupplier clientClosed,
-                 Consumer<Hold> wakeLocalWaiter) {
+                 Consumer<Hold> wakeLocalWaiter, Executor callers) {
         this.watchdogLeaseMillis = watchdogLeaseMillis;
         this.events = events;
         this.undos = undos;
         this.clientClosed = clientClosed;
         this.wakeLocalWaiter = wakeLocalWaiter;
         this.watchdog = new LeaseWatchdog(scheduler, watchdogLeaseMillis, renewalBatchSize, slotOf, this);
+        this.signals = new LossSignals(scheduler, callers);
     }
+
+    /**
+     * The loss signal of a holder's hold (see {@link LossSignals}), armed under the registry's lock
+     * for that hold, so that the hold is not forgotten meanwhile.
+     *
+     * @param keys     the lock
+     * @param protocol the kind of lock
+     * @param holderId the holder
+     * @return the signal; {@code null} if the holder holds nothing there (or only holds being
+     *         released)
+     */
+    @Nullable CompletableFuture<LockLostException> lossSignal(LockKeys keys, LockProtocol protocol, String holderId) {
+        List<CompletableFuture<LockLostException>> signal = new ArrayList<>(1);
+        holds.computeIfPresent(new HoldKey(keys.lockKey(), protocol.type(), holderId), (key, hold) -> {
+            if (hold.lost() || hold.holdsConfirmed()) {
+                signal.add(signals.of(hold));
+            }
+            return hold;
+        });
+        return signal.isEmpty() ? null : signal.get(0);
+    }
+
+
 
     /**
      * Whether a watchdog hold taken by an acquisition that started at the given time must still be
@@ -268,6 +295,7 @@ final class HoldRegistry implements LeaseWatchdog.RenewalOutcomes {
         if (hold.count() == 1 && hold.acquiredNanos() - acquiringSinceNanos >= 0) {
             watchdog.unwatch(hold);
             hold.leaseFromNow(leaseMillis);
+            signals.leaseChanged(hold);
             return true;
         }
         hold.leaseAtLeast(leaseMillis);  // a watchdog hold stays one
@@ -286,13 +314,15 @@ final class HoldRegistry implements LeaseWatchdog.RenewalOutcomes {
      * @param protocol    the kind of lock
      * @param renewedByWatchdog whether the watchdog keeps the lease alive
      * @param leaseMillis the lease set by this acquisition
+     * @param grantSentNanos {@link System#nanoTime()} when the command that granted it was sent
      * @param attempt     what Redis answered: the hold count and, for fenced locks, the token
      * @param handOffs    hand-offs in a row that led to this hold (0 if acquired from Redis)
      * @param observation the acquisition's observation, which starts the observation of a new hold
      * @return the hold
      */
     Hold acquired(LockId id, LockKeys keys, HoldRef acquisition, LockProtocol protocol, boolean renewedByWatchdog,
-                  long leaseMillis, Attempt attempt, int handOffs, LockObservations.AcquisitionObservation observation) {
+                  long leaseMillis, long grantSentNanos, Attempt attempt, int handOffs,
+                  LockObservations.AcquisitionObservation observation) {
         HoldKey holdKey = new HoldKey(keys.lockKey(), protocol.type(), acquisition.holderId());
         Hold[] replaced = new Hold[1];
         boolean[] began = new boolean[1];
@@ -301,20 +331,22 @@ final class HoldRegistry implements LeaseWatchdog.RenewalOutcomes {
                 // Joined under the registry's lock, so that forgetIf never drops the hold now.
                 current.add(acquisition.holdId());
                 if (renewedByWatchdog) {
-                    current.watchdogFromNowOn();
+                    current.watchdogFromNowOn(leaseMillis);
                 } else {
                     current.leaseAtLeast(leaseMillis);
                 }
+                current.leaseConfirmed(grantSentNanos, leaseMillis);
                 return current;
             }
             replaced[0] = current;
             began[0] = true;
             return new Hold(id, keys, acquisition.holderId(), protocol, renewedByWatchdog, leaseMillis,
-                    acquisition.holdId(), attempt.token(), handOffs);
+                    grantSentNanos, acquisition.holdId(), attempt.token(), handOffs);
         });
         Hold previous = replaced[0];
         if (previous != null) {
             watchdog.unwatch(previous);
+            signals.ended(previous);
             if (!previous.lost()) {
                 // Only releases Redis never confirmed were left, and they did happen.
                 events.released(previous, 0);
@@ -327,6 +359,9 @@ final class HoldRegistry implements LeaseWatchdog.RenewalOutcomes {
             }
         }
         track(hold);  // also re-arms a hold whose last release was never confirmed
+        if (!began[0]) {
+            signals.leaseChanged(hold);  // joined: a signal left alone while it was being released looks again
+        }
         return hold;
     }
 
@@ -481,6 +516,7 @@ final class HoldRegistry implements LeaseWatchdog.RenewalOutcomes {
         if (forgotten[0]) {
             exclusiveHolds.remove(hold.keys().lockKey(), hold);
             watchdog.unwatch(hold);
+            signals.ended(hold);
         }
         return forgotten[0];
     }
@@ -509,6 +545,7 @@ final class HoldRegistry implements LeaseWatchdog.RenewalOutcomes {
             return;
         }
         hold.markLost();
+        signals.lost(hold);
         events.lost(hold);
         wakeLocalWaiter.accept(hold);
     }
@@ -545,6 +582,7 @@ final class HoldRegistry implements LeaseWatchdog.RenewalOutcomes {
      */
     void close() {
         watchdog.close();
+        signals.close();
         holds.values().forEach(hold -> hold.observationEnded(false));
         for (HoldKey holder : endedUnreleased.keySet()) {
             endedUnreleased.computeIfPresent(holder, (key, ended) -> {

@@ -65,7 +65,7 @@ public final class LockEngine {
         HoldUndos undos = new HoldUndos(lifecycle, scheduler);
         this.holds = new HoldRegistry(scheduler, watchdogLeaseMillis, RENEWAL_BATCH_SIZE, connector.slotOf(), events,
                 undos, lifecycle::isClosed,
-                hold -> waits.wakeOne(hold.protocol().waitChannel(hold.keys(), clientId)));
+                hold -> waits.wakeOne(hold.protocol().waitChannel(hold.keys(), clientId)), callers);
         this.releaseAnswers = new ReleaseAnswers(answerKeptMillis(commandTimeoutMillis));
         HoldIds ids = new HoldIds();
         this.releases = new Releases(clientId, lifecycle, holds, events, waits, releaseAnswers, redis, ids);
@@ -139,7 +139,7 @@ public final class LockEngine {
     }
 
     private ScriptedLock scripted(LockId id, LockProtocol protocol) {
-        return new ScriptedLock(ref(id, protocol), clientId, acquisitions, releases, redis);
+        return new ScriptedLock(ref(id, protocol), clientId, acquisitions, releases, redis, holds);
     }
 
     private LockRef ref(LockId id, LockProtocol protocol) {

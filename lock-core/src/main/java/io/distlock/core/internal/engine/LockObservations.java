@@ -1,6 +1,7 @@
 package io.distlock.core.internal.engine;
 
 import io.distlock.core.LockEvent;
+import io.distlock.core.LockLostException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -75,6 +76,10 @@ public interface LockObservations {
             }
 
             @Override
+            public void leaseAtRisk(LockLostException cause) {
+            }
+
+            @Override
             public void ended(boolean lost) {
             }
         };
@@ -85,6 +90,14 @@ public interface LockObservations {
          * @param cause the Redis failure, or a timeout
          */
         void renewalFailed(Throwable cause);
+
+        /**
+         * The holder was told its lease could end before anything confirms it again
+         * ({@link LossSignals}): the hold ends with that error, however it ends.
+         *
+         * @param cause what the holder was told
+         */
+        void leaseAtRisk(LockLostException cause);
 
         /**
          * The hold ended; called once.

@@ -220,4 +220,15 @@ public interface LockProtocol {
      * @return per hold, in order, whether that hold id is still held (and renewed)
      */
     CompletableFuture<List<Long>> renew(List<Hold> holds, List<String> holdIds, long leaseMillis);
+
+    /**
+     * Asks Redis what is left of one hold's lease (see {@code lease_left.lua}): one round trip,
+     * reads only.
+     *
+     * @param keys the lock
+     * @param hold a hold id of the holder's, with the holder
+     * @return the lease left in milliseconds; {@code -1} without expiry; {@code -2} if Redis no
+     *         longer has that hold
+     */
+    CompletableFuture<Long> leaseLeft(LockKeys keys, HoldRef hold);
 }

@@ -177,6 +177,11 @@ public final class MicrometerLockObservations implements LockObservations {
         }
 
         @Override
+        public void leaseAtRisk(LockLostException cause) {
+            guarded("report the lease at risk of", id, () -> held.error(cause));
+        }
+
+        @Override
         public void ended(boolean lost) {
             stop(held, id, observation -> {
                 if (lost) {

@@ -97,6 +97,12 @@ public final class ReadWriteProtocol implements LockProtocol {
     }
 
     @Override
+    public CompletableFuture<Long> leaseLeft(LockKeys keys, HoldRef hold) {
+        return scripts.run(Scripts.LEASE_LEFT, ScriptOutputType.INTEGER,
+                new String[] {keys.lockKey(), keys.derived(READERS)}, hold.holdId(), holderField(hold.holderId()));
+    }
+
+    @Override
     public CompletableFuture<Long> forceUnlock(LockKeys keys, String callId) {
         return scripts.run(Scripts.FORCE_UNLOCK, ScriptOutputType.INTEGER,
                 new String[] {keys.lockKey(), keys.channel(), keys.forceUnlockAnswer(callId), keys.derived(READERS)},

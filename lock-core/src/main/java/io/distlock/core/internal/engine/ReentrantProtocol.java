@@ -111,6 +111,11 @@ public final class ReentrantProtocol implements LockProtocol {
     }
 
     @Override
+    public CompletableFuture<Long> leaseLeft(LockKeys keys, HoldRef hold) {
+        return scripts.run(Scripts.LEASE_LEFT, ScriptOutputType.INTEGER, new String[] {keys.lockKey()}, hold.holdId());
+    }
+
+    @Override
     public CompletableFuture<ReleaseReply> releaseYielding(LockKeys keys, String holderId, String holdId,
                                                           long yieldMillis, boolean subscribed) {
         return unlock(false, keys, holderId, holdId, "yield", clientId, Long.toString(yieldMillis), subscribed ? "1" : "0");

@@ -126,6 +126,7 @@ final class Releases {
             next = keepMillis > 0 || taken.retry() ? null : claimSleepingWaiter(keys, hold);
             holds.releasing(hold, next != null);
         }
+        long sentNanos = System.nanoTime();  // a hand-off's lease for the receiver begins after this
         CompletableFuture<Released> remaining;
         if (keepMillis > 0) {
             remaining = released(hold.protocol().releaseKeeping(keys, holderId, taken.holdId(), keepMillis));
@@ -159,7 +160,7 @@ final class Releases {
             if (!lostBefore(released.reply(), taken)) {
                 holds.released(hold);
                 if (receiver != null && released.handedOver()) {
-                    receiver.handedOff(hold.handOffs() + 1);
+                    receiver.handedOff(hold.handOffs() + 1, sentNanos);
                 }
                 return null;
             }

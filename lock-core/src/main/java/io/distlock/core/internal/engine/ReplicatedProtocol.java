@@ -152,4 +152,9 @@ public final class ReplicatedProtocol implements LockProtocol {
     public CompletableFuture<List<Long>> renew(List<Hold> holds, List<String> holdIds, long leaseMillis) {
         return delegate.renew(holds, holdIds, leaseMillis);
     }
+
+    @Override
+    public CompletableFuture<Long> leaseLeft(LockKeys keys, HoldRef hold) {
+        return delegate.leaseLeft(keys, hold);  // reads only: nothing for replicas to acknowledge
+    }
 }

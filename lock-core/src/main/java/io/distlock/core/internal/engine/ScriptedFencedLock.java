@@ -11,8 +11,6 @@ import java.util.concurrent.TimeUnit;
  */
 final class ScriptedFencedLock extends ScriptedLock implements FencedLock {
 
-    private final HoldRegistry holds;
-
     /**
      * @param ref          the lock, of the fenced protocol
      * @param clientId     the client's id: holder ids of its threads start with it
@@ -23,8 +21,7 @@ final class ScriptedFencedLock extends ScriptedLock implements FencedLock {
      */
     ScriptedFencedLock(LockRef ref, String clientId, Acquisitions acquisitions, Releases releases, RedisCalls redis,
                        HoldRegistry holds) {
-        super(ref, clientId, acquisitions, releases, redis);
-        this.holds = holds;
+        super(ref, clientId, acquisitions, releases, redis, holds);
     }
 
     @Override
@@ -34,7 +31,7 @@ final class ScriptedFencedLock extends ScriptedLock implements FencedLock {
 
     @Override
     public long getToken(String holderId) {
-        Hold hold = holds.hold(ref().keys(), ref().protocol(), holderId);
+        Hold hold = holds().hold(ref().keys(), ref().protocol(), holderId);
         if (hold == null || hold.lost()) {
             throw new IllegalMonitorStateException("Fenced lock '" + getName() + "' is not held by "
                     + (holderId.equals(currentHolder()) ? "the current thread" : "holder '" + holderId + "'")

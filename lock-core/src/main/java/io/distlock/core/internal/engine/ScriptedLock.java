@@ -1,11 +1,13 @@
 package io.distlock.core.internal.engine;
 
+import io.distlock.core.LockLostException;
 import io.distlock.core.RedisLock;
 import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -21,6 +23,7 @@ class ScriptedLock implements RedisLock, SettableLease, RetrySafeRelease {
     private final Acquisitions acquisitions;
     private final Releases releases;
     private final RedisCalls redis;
+    private final HoldRegistry holds;
 
     /**
      * @param ref          the lock
@@ -28,14 +31,17 @@ class ScriptedLock implements RedisLock, SettableLease, RetrySafeRelease {
      * @param acquisitions acquires it
      * @param releases     releases it
      * @param redis        asks Redis about it
+     * @param holds        the client's holds
      */
-    ScriptedLock(LockRef ref, String clientId, Acquisitions acquisitions, Releases releases, RedisCalls redis) {
+    ScriptedLock(LockRef ref, String clientId, Acquisitions acquisitions, Releases releases, RedisCalls redis,
+                 HoldRegistry holds) {
         this.ref = ref;
         this.name = ref.name();
         this.clientId = clientId;
         this.acquisitions = acquisitions;
         this.releases = releases;
         this.redis = redis;
+        this.holds = holds;
     }
 
     @Override
@@ -46,6 +52,11 @@ class ScriptedLock implements RedisLock, SettableLease, RetrySafeRelease {
     /** @return the lock as the engine addresses it */
     LockRef ref() {
         return ref;
+    }
+
+    /** @return the client's holds */
+    HoldRegistry holds() {
+        return holds;
     }
 
     @Override
@@ -143,6 +154,88 @@ class ScriptedLock implements RedisLock, SettableLease, RetrySafeRelease {
         checkHolder(holderId);
         return redis.sync("check lock of '" + name + "'",
                 commands -> commands.hexists(ref.keys().lockKey(), ref.protocol().holderField(holderId)));
+    }
+
+    @Override
+    public CompletionStage<LockLostException> whenLost() {
+        return whenLost(currentHolder());
+    }
+
+    @Override
+    public CompletionStage<LockLostException> whenLost(String holderId) {
+        checkHolder(holderId);
+        CompletableFuture<LockLostException> signal = holds.lossSignal(ref.keys(), ref.protocol(), holderId);
+        if (signal == null) {
+            throw new IllegalMonitorStateException("Lock '" + name + "' is not held by "
+                    + ThreadHolder.describe(holderId, clientId) + ": there is no lease whose loss to signal");
+        }
+        return signal;  // completed on the client's caller threads
+    }
+
+    @Override
+    public boolean confirmHeld(Duration minLease) {
+        return confirmHeld(currentHolder(), minLease);
+    }
+
+    @Override
+    public boolean confirmHeld(String holderId, Duration minLease) {
+        checkHolder(holderId);
+        long minMillis = checkMinLease(minLease);
+        HoldRef held = confirmedHold(holderId);
+        if (held == null) {
+            return false;
+        }
+        long sentNanos = System.nanoTime();
+        return leaseAtLeast(redis.sync("confirm the hold of lock '" + name + "'",
+                commands -> ref.protocol().leaseLeft(ref.keys(), held)), minMillis, sentNanos);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> confirmHeldAsync(String holderId, Duration minLease) {
+        checkHolder(holderId);
+        long minMillis = checkMinLease(minLease);
+        HoldRef held = confirmedHold(holderId);
+        if (held == null) {
+            return CompletableFuture.completedFuture(false);
+        }
+        String what = "confirm the hold of lock '" + name + "'";
+        long sentNanos = System.nanoTime();
+        return redis.forCaller(redis.inTime(ref.protocol().leaseLeft(ref.keys(), held)).handle((left, error) -> {
+            if (error != null) {
+                throw RedisFailures.translate(what, error);
+            }
+            return leaseAtLeast(left, minMillis, sentNanos);
+        }));
+    }
+
+    /**
+     * @return a hold of the holder's that Redis confirmed and nobody is releasing, unless its lease
+     *         is known lost: what to ask Redis about; {@code null} if there is none
+     */
+    private @Nullable HoldRef confirmedHold(String holderId) {
+        Hold hold = holds.hold(ref.keys(), ref.protocol(), holderId);
+        String holdId = hold == null || hold.lost() ? null : hold.latestHoldId();
+        return holdId == null ? null : new HoldRef(holderId, holdId);
+    }
+
+    /**
+     * @param leftMillis what {@code lease_left.lua} answered: -1 no expiry, -2 not held
+     * @param sentNanos  {@link System#nanoTime()} when it was asked: the lease was measured on the
+     *                   server since then, so the time the answer took counts against it
+     */
+    private static boolean leaseAtLeast(long leftMillis, long minMillis, long sentNanos) {
+        long answeredAfterMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sentNanos);
+        return leftMillis == -1 || (leftMillis >= 0 && leftMillis - answeredAfterMillis >= minMillis);
+    }
+
+    private static long checkMinLease(Duration minLease) {
+        Objects.requireNonNull(minLease, "minLease must not be null");
+        if (minLease.isNegative()) {
+            throw new IllegalArgumentException("minLease must not be negative, but was " + minLease);
+        }
+        long millis = TimeUnit.MILLISECONDS.convert(minLease);  // saturated at Long.MAX_VALUE
+        return millis < Long.MAX_VALUE && Duration.ofMillis(millis).compareTo(minLease) < 0
+                ? millis + 1 : millis;  // rounded up
     }
 
     @Override

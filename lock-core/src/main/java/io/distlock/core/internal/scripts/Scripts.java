@@ -21,6 +21,8 @@ public final class Scripts {
     public static final LuaScript RENEW = LuaScript.load("renew");
     /** Give a held reentrant lock an explicit lease from now (composite locks, once all are held). */
     public static final LuaScript LEASE = LuaScript.load("lease");
+    /** Read what is left of one hold's lease, in either hash layout (reads only). */
+    public static final LuaScript LEASE_LEFT = LuaScript.load("lease_left");
     /** Delete a lock whoever holds it and wake its waiters. */
     public static final LuaScript FORCE_UNLOCK = LuaScript.load("force_unlock");
 

@@ -102,11 +102,16 @@ public final class LeaseWatchdog implements AutoCloseable {
         this.ticker = scheduler.scheduleAtFixedRate(this::tick, interval, interval, TimeUnit.MILLISECONDS);
     }
 
-    /** @param hold renewed from the next round on, until {@link #unwatch(Hold)} */
+    /**
+     * @param hold renewed from the next round on, until {@link #unwatch(Hold)}; its lease is known
+     *             to run from a watchdog lease before the earliest end Redis confirmed
+     */
     public void watch(Hold hold) {
         watched.computeIfAbsent(hold, h -> new WatchedHold(h,
-                new BatchGroup(h.protocol(), slotOf.applyAsInt(h.keys().lockKey())), System.nanoTime()));
+                new BatchGroup(h.protocol(), slotOf.applyAsInt(h.keys().lockKey())),
+                h.leaseEndsNotBeforeNanos() - TimeUnit.MILLISECONDS.toNanos(leaseMillis)));
     }
+
 
     /**
      * @param hold no longer renewed
@@ -196,6 +201,7 @@ public final class LeaseWatchdog implements AutoCloseable {
                 }
             } else if (stillHeld.get(i) == 1L) {
                 hold.confirmed(call.sentNanos());
+                hold.hold().renewalConfirmed(call.sentNanos(), leaseMillis);
                 renewed.add(hold.hold());
             } else if (hold.hold().stillHolds(call.holdIds().get(i)) && watched.remove(hold.hold(), hold)) {
                 // Gone although the holder still has it: lost. (Released by the holder while the

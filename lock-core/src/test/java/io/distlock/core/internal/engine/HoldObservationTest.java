@@ -1,5 +1,6 @@
 package io.distlock.core.internal.engine;
 
+import io.distlock.core.LockLostException;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -16,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class HoldObservationTest {
 
     private final Hold hold = new Hold(LockId.of("order:1"), LockKeys.of("distlock:", "order:1"), "holder", null,
-            true, 30_000, "h1", 0, 0);
+            true, 30_000, System.nanoTime(), "h1", 0, 0);
     private final Recording observation = new Recording();
 
     @Test
@@ -53,6 +54,11 @@ class HoldObservationTest {
 
         @Override
         public void renewalFailed(Throwable cause) {
+            renewalFailures.add(cause.getMessage());
+        }
+
+        @Override
+        public void leaseAtRisk(LockLostException cause) {
             renewalFailures.add(cause.getMessage());
         }
 

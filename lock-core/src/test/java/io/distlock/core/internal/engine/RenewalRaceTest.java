@@ -73,6 +73,11 @@ class RenewalRaceTest {
         public CompletableFuture<Boolean> setLease(LockKeys keys, HoldRef hold, long leaseMillis, boolean exact) {
             throw new UnsupportedOperationException();
         }
+
+        @Override
+        public CompletableFuture<Long> leaseLeft(LockKeys keys, HoldRef hold) {
+            throw new UnsupportedOperationException();
+        }
     }
 
     /** Counts lost leases; ignores the other outcomes. */
@@ -95,7 +100,7 @@ class RenewalRaceTest {
 
     private static Hold watchdogHold(AnsweredByTest protocol, long leaseMillis) {
         return new Hold(LockId.of("race"), LockKeys.of("distlock:", "race"), "h", protocol, true, leaseMillis,
-                "first", 0, 0);
+                System.nanoTime(), "first", 0, 0);
     }
 
     @Test

@@ -38,7 +38,8 @@ class RenewalTest {
                 String watchedId = protocol.type() + ".watched";
                 String explicitId = protocol.type() + ".explicit";
                 assertThat(acquire(protocol, keys, watchedId, WATCHDOG_LEASE).acquired()).isTrue();
-                Hold watched = new Hold(LockId.of("stretch"), keys, "h", protocol, true, WATCHDOG_LEASE, watchedId, 0, 0);
+                Hold watched = new Hold(LockId.of("stretch"), keys, "h", protocol, true, WATCHDOG_LEASE, System.nanoTime(), watchedId, 0,
+                        0);
                 assertThat(protocol.release(keys, "h", watchedId).get(5, TimeUnit.SECONDS).nothingLeft()).isTrue();
                 assertThat(acquire(protocol, keys, explicitId, EXPLICIT_LEASE).acquired()).isTrue();
 

@@ -58,7 +58,7 @@ class ScriptOrderTest {
     @Test
     void aRenewalRunsBeforeAShorterLeaseSetBehindIt() throws Exception {
         acquire("h", "composite");
-        Hold hold = new Hold(LockId.of("ordered"), keys, "h", protocol, true, LEASE, "composite", 0, 0);
+        Hold hold = new Hold(LockId.of("ordered"), keys, "h", protocol, true, LEASE, System.nanoTime(), "composite", 0, 0);
         onlyTheLockScriptCached();
         assertThat(protocol.setLease(LockKeys.of("distlock:", "other"), new HoldRef("x", "none"), 2_000, true)
                 .get(5, TimeUnit.SECONDS)).as("caches the lease script too").isFalse();
