@@ -58,6 +58,12 @@ public @interface DistributedLock {
     OnFailure onFailure() default OnFailure.THROW;
 
     /**
+     * @return what happens to the running method if its lease is lost; default
+     *         {@link OnLost#REPORT}: it runs on and the loss is reported
+     */
+    OnLost onLost() default OnLost.REPORT;
+
+    /**
      * @return how long the lock stays taken at least, counted from when the method started, same
      *         format; empty = released when the method ends. For {@code @Scheduled} jobs on
      *         several instances: a run that ends sooner leaves the lock taken, by nobody (not even

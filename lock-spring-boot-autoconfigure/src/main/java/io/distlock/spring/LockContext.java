@@ -1,12 +1,14 @@
 package io.distlock.spring;
 
 import io.distlock.core.FencedLock;
+import io.distlock.core.LockLostException;
 import io.distlock.spring.internal.CallScopes;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.CompletionStage;
 
 /**
  * The lock held for the {@link DistributedLock} method running on this thread:
@@ -66,6 +68,29 @@ public interface LockContext {
      *         collection key); empty for the kinds that issue none
      */
     OptionalLong fencingToken();
+
+    /**
+     * A signal that completes, with what happened, when a lease of this call's locks is lost while
+     * it runs: stop the work then (see {@link io.distlock.core.RedisLock#whenLost(String)}, which
+     * also says how early it comes). When the call ends without a loss, it fails, with a
+     * {@link java.util.concurrent.CancellationException} as the cause: no loss of this call can
+     * come any more.
+     * With {@code onLost = CANCEL} the advice acts on it already.
+     *
+     * @return completes with the loss
+     */
+    CompletionStage<LockLostException> whenLost();
+
+    /**
+     * Asks Redis, in one round trip to each lock's node (all at once), whether this call still
+     * holds every one of its locks with at least {@code minLease} of its lease left: the check to
+     * make right before a step that cannot be undone. Never answered {@code true} from local state.
+     *
+     * @param minLease the least lease that must be left; zero for "still held"
+     * @return whether Redis confirmed every lock with that lease left
+     * @throws io.distlock.core.LockException if Redis failed or did not answer in time
+     */
+    boolean confirmHeld(Duration minLease);
 
     /**
      * Asks Redis whether this call still holds every one of its locks.

@@ -1,5 +1,7 @@
 package io.distlock.spring;
 
+import io.distlock.core.LockClient;
+import io.distlock.core.LockLostException;
 import io.distlock.spring.autoconfigure.DistLockAutoConfiguration;
 import io.distlock.test.RedisExtension;
 import org.junit.jupiter.api.Test;
@@ -21,9 +23,11 @@ import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 import javax.sql.DataSource;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import static io.distlock.test.Polling.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -105,6 +109,41 @@ class TransactionalLockTest {
         }
     }
 
+    /** Reserves with {@code onLost = CANCEL}, inside a transaction begun further out. */
+    public static class GuardedStock {
+        private final JdbcTemplate jdbc;
+
+        public GuardedStock(JdbcTemplate jdbc) {
+            this.jdbc = jdbc;
+        }
+
+        @DistributedLock(key = "#sku", onLost = OnLost.CANCEL)
+        @Transactional
+        public void reserve(String sku) {
+            jdbc.update("update stock set quantity = quantity - 1 where sku = ?", sku);
+        }
+    }
+
+    /** Begins the transaction, reserves, then loses the lock before it commits. */
+    public static class SlowCheckout {
+        private final GuardedStock stock;
+        private final LockClient client;
+
+        public SlowCheckout(GuardedStock stock, LockClient client) {
+            this.stock = stock;
+            this.client = client;
+        }
+
+        @Transactional
+        public void checkout(String sku) {
+            stock.reserve(sku);
+            try (LockClient other = LockClient.builder().redisUri(redis.server().uri()).build()) {
+                assertThat(other.getLock("GuardedStock.reserve:" + sku).forceUnlock()).isTrue();
+            }
+            awaitTrue("this instance found its lease lost", Duration.ofSeconds(10), () -> client.locks().isEmpty());
+        }
+    }
+
     @Configuration(proxyBeanMethods = false)
     @EnableTransactionManagement
     static class Database {
@@ -134,6 +173,16 @@ class TransactionalLockTest {
         @Bean
         Checkout checkout(Stock stock) {
             return new Checkout(stock);
+        }
+
+        @Bean
+        GuardedStock guardedStock(JdbcTemplate jdbc) {
+            return new GuardedStock(jdbc);
+        }
+
+        @Bean
+        SlowCheckout slowCheckout(GuardedStock stock, LockClient client) {
+            return new SlowCheckout(stock, client);
         }
     }
 
@@ -171,6 +220,19 @@ class TransactionalLockTest {
                     "outerBeforeCompletion=1");
             assertThat(context.getBean(Stock.class).quantity("apple")).isEqualTo(10);
             assertThat(redis.server().commandString("EXISTS", "distlock:{Stock.reserve:apple}")).isEqualTo("0");
+        });
+    }
+
+    /**
+     * The locked method returned inside a transaction begun further out, and its lock was lost
+     * before that transaction committed: with {@code onLost = CANCEL} the commit is refused.
+     */
+    @Test
+    void aLeaseLostBeforeTheOuterTransactionCommitsRollsItBack() {
+        runner.withPropertyValues("distlock.watchdog.timeout=1s").run(context -> {
+            assertThatThrownBy(() -> context.getBean(SlowCheckout.class).checkout("apple"))
+                    .isInstanceOf(LockLostException.class).hasMessageContaining("onLost = CANCEL");
+            assertThat(context.getBean(Stock.class).quantity("apple")).as("rolled back").isEqualTo(10);
         });
     }
 }

@@ -4,9 +4,13 @@ import io.distlock.spring.aop.DistributedLockAdvisor
 import io.distlock.spring.autoconfigure.DistLockAutoConfiguration
 import io.distlock.test.Polling.awaitTrue
 import io.distlock.test.RedisExtension
+import io.distlock.core.LockClient
+import io.distlock.core.LockLostException
+import kotlinx.coroutines.CancellationException
 import kotlinx.coroutines.CompletableDeferred
 import kotlinx.coroutines.Dispatchers
 import kotlinx.coroutines.async
+import kotlinx.coroutines.delay
 import kotlinx.coroutines.runBlocking
 import kotlinx.coroutines.withTimeout
 import org.assertj.core.api.Assertions.assertThat
@@ -39,6 +43,19 @@ class SuspendFunctionTest {
             started.complete(Unit)
             return done.await()
         }
+
+        /** Suspends for a minute unless stopped; says whether its coroutine was cancelled. */
+        @DistributedLock(key = "#id", onLost = OnLost.CANCEL)
+        open suspend fun track(id: String, started: CompletableDeferred<Unit>, cancelled: CompletableDeferred<Boolean>): String {
+            started.complete(Unit)
+            try {
+                delay(60_000)
+                return "tracked"
+            } catch (e: CancellationException) {
+                cancelled.complete(true)
+                throw e
+            }
+        }
     }
 
     private val runner = ApplicationContextRunner()
@@ -62,6 +79,28 @@ class SuspendFunctionTest {
                 assertThat(withTimeout(PATIENCE.toMillis()) { shipping.await() }).isEqualTo("shipped")
             }
             awaitTrue("released once it returned", PATIENCE) { !locked("Shipments.ship:s1") }
+        }
+    }
+
+    @Test
+    fun aLostLeaseCancelsTheCoroutineAndTheCallEndsWithTheLoss() {
+        runner.withPropertyValues("distlock.watchdog.timeout=1s").run { context ->
+            val shipments = context.getBean(Shipments::class.java)
+            val started = CompletableDeferred<Unit>()
+            val cancelled = CompletableDeferred<Boolean>()
+            runBlocking {
+                val tracking = async(Dispatchers.Default) {
+                    runCatching { shipments.track("t1", started, cancelled) }
+                }
+                withTimeout(PATIENCE.toMillis()) { started.await() }
+                LockClient.builder().redisUri(redis.server().uri()).build().use { other ->
+                    assertThat(other.getLock("Shipments.track:t1").forceUnlock()).isTrue()
+                }
+
+                val ended = withTimeout(PATIENCE.toMillis()) { tracking.await() }
+                assertThat(ended.exceptionOrNull()).isInstanceOf(LockLostException::class.java)
+                assertThat(withTimeout(PATIENCE.toMillis()) { cancelled.await() }).`as`("the coroutine was cancelled").isTrue()
+            }
         }
     }
 

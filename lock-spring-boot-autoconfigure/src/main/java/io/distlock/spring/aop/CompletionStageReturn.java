@@ -1,5 +1,6 @@
 package io.distlock.spring.aop;
 
+import io.distlock.core.LockLostException;
 import io.distlock.spring.LockContext;
 import io.distlock.spring.OnFailure;
 import org.aopalliance.intercept.MethodInvocation;
@@ -8,6 +9,7 @@ import org.jspecify.annotations.Nullable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Methods returning {@code CompletionStage}/{@code CompletableFuture}: the locks are acquired on
@@ -16,6 +18,8 @@ import java.util.concurrent.Executor;
  * common fork-join pool in the caller's context ({@link CallerContext}), with the method's outcome
  * (or the release failure, such as a lost lease, if the method succeeded).
  * Lock failures come back as a failed stage; a skipped call returns a stage completed with null.
+ * With {@code onLost = CANCEL}, a lost lease fails the caller's stage with the loss at once; the
+ * locks are released when the method's own stage completes, as always.
  */
 final class CompletionStageReturn implements ReturnStrategy {
 
@@ -50,23 +54,51 @@ final class CompletionStageReturn implements ReturnStrategy {
             call.releaseAfter(null);
             return null;
         }
+        AtomicBoolean methodDone = new AtomicBoolean();
+        if (call.cancelsOnLoss()) {
+            failOnLoss(call, methodDone, result, completer);
+        }
         // Completed asynchronously: the release answer arrives on Redis's I/O thread,
         // where the caller's callbacks must not run (a blocking one would stall all Redis I/O);
         // and in the caller's context, so they see its trace and logging context.
-        stage.whenComplete((value, error) -> call.releaseAsync().whenCompleteAsync((ignored, releaseFailure) -> {
-            if (error != null) {
-                Throwable cause = LockedCall.unwrap(error);
-                if (releaseFailure != null) {
-                    cause.addSuppressed(releaseFailure);
+        stage.whenComplete((value, error) -> {
+            methodDone.set(true);
+            call.releaseAsync().whenCompleteAsync((ignored, releaseFailure) -> {
+                if (error != null) {
+                    Throwable cause = LockedCall.unwrap(error);
+                    if (releaseFailure != null) {
+                        cause.addSuppressed(releaseFailure);
+                    }
+                    result.completeExceptionally(cause);
+                } else if (releaseFailure != null) {
+                    result.completeExceptionally(releaseFailure);
+                } else {
+                    result.complete(value);
                 }
-                result.completeExceptionally(cause);
-            } else if (releaseFailure != null) {
-                result.completeExceptionally(releaseFailure);
-            } else {
-                result.complete(value);
-            }
-        }, completer));
+            }, completer);
+        });
         return result;
+    }
+
+    /**
+     * {@code onLost = CANCEL}: a lost lease fails the caller's stage at once, unless the method's
+     * stage completed first (then the release tells). The locks stay with the method's own
+     * future, released when it completes, as always: the work it stands for may go on, and stays
+     * covered for as long as the lease lasts.
+     */
+    private static void failOnLoss(LockedCall call, AtomicBoolean methodDone, CompletableFuture<Object> result,
+                                   Executor completer) {
+        CompletionStage<LockLostException> lost;
+        try {
+            lost = call.whenLost();
+        } catch (IllegalMonitorStateException notHeld) {
+            return;  // lost and forgotten already: the release reports it
+        }
+        lost.thenAcceptAsync(loss -> {
+            if (!methodDone.get() && result.completeExceptionally(call.stoppedBy(loss))) {
+                call.countCancelled();
+            }
+        }, completer);
     }
 
     @Override

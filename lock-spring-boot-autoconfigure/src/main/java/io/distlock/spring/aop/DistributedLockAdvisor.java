@@ -2,6 +2,7 @@ package io.distlock.spring.aop;
 
 import io.distlock.core.LockClient;
 import io.distlock.spring.DistributedLock;
+import io.distlock.spring.internal.CancelledCalls;
 import org.aopalliance.aop.Advice;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.aop.Pointcut;
@@ -41,12 +42,16 @@ public final class DistributedLockAdvisor extends AbstractPointcutAdvisor {
      * @param client         the lock client, looked up at the first call, so that proxying beans at
      *                       startup does not connect to Redis before the application is ready for it
      * @param redLockMasters one client per RedLock master, looked up at the first call
+     * @param cancellations  counts the calls stopped because their lease was lost, looked up at
+     *                       the first call
      */
     public DistributedLockAdvisor(LockAdviceSettings settings, Environment environment, BeanFactory beanFactory,
-                                  Supplier<LockClient> client, Supplier<List<LockClient>> redLockMasters) {
+                                  Supplier<LockClient> client, Supplier<List<LockClient>> redLockMasters,
+                                  Supplier<CancelledCalls> cancellations) {
         LockedMethods methods = new LockedMethods(environment, settings);
         this.interceptor = new DistributedLockInterceptor(methods, new LockNameResolver(beanFactory),
-                SingletonSupplier.of(() -> new TypedLocks(client.get(), redLockMasters.get())));
+                SingletonSupplier.of(() -> new TypedLocks(client.get(), redLockMasters.get())),
+                SingletonSupplier.of(cancellations));
         StaticMethodMatcherPointcut annotated = new StaticMethodMatcherPointcut() {
             @Override
             public boolean matches(Method method, Class<?> targetClass) {

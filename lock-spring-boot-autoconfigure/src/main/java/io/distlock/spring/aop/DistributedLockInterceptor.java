@@ -3,6 +3,7 @@ package io.distlock.spring.aop;
 import io.distlock.core.LockClient;
 import io.distlock.core.RedisLock;
 import io.distlock.spring.DistributedLock;
+import io.distlock.spring.internal.CancelledCalls;
 import org.aopalliance.intercept.MethodInvocation;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.jspecify.annotations.Nullable;
@@ -20,15 +21,19 @@ final class DistributedLockInterceptor implements MethodInterceptor {
     private final LockedMethods methods;
     private final LockNameResolver names;
     private final Supplier<TypedLocks> locks;
+    private final Supplier<CancelledCalls> cancellations;
 
     /**
-     * @param locks looked up at the first call, so proxying beans at startup does not connect to
-     *              Redis before the application context is ready for it
+     * @param locks         looked up at the first call, so proxying beans at startup does not
+     *                      connect to Redis before the application context is ready for it
+     * @param cancellations counts calls stopped for a lost lease; looked up at the first call too
      */
-    DistributedLockInterceptor(LockedMethods methods, LockNameResolver names, Supplier<TypedLocks> locks) {
+    DistributedLockInterceptor(LockedMethods methods, LockNameResolver names, Supplier<TypedLocks> locks,
+                               Supplier<CancelledCalls> cancellations) {
         this.methods = methods;
         this.names = names;
         this.locks = locks;
+        this.cancellations = cancellations;
     }
 
     @Override
@@ -44,7 +49,7 @@ final class DistributedLockInterceptor implements MethodInterceptor {
         TypedLocks typed = locks.get();
         List<RedisLock> held = lockNames.stream().map(name -> typed.lock(locked.type(), name, locked.name())).toList();
         return locked.returns().invoke(invocation, new LockedCall(locked, typed.client(), held,
-                holderFor(locked, typed.client(), lockNames)));
+                holderFor(locked, typed.client(), lockNames), cancellations.get()));
     }
 
     /**

@@ -1,24 +1,39 @@
 package io.distlock.spring.aop;
 
 import io.distlock.core.FencedLock;
+import io.distlock.core.LockLostException;
 import io.distlock.core.RedisLock;
 import io.distlock.spring.LockContext;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
 
 /** The {@link LockContext} of one locked call: its locks, under one holder id. */
 final class HeldLockContext implements LockContext {
 
     private final String name;
     private final List<RedisLock> locks;
+    private final RedisLock all;
     private final String holderId;
+    private final Supplier<CompletionStage<LockLostException>> lossSignal;
 
-    HeldLockContext(String name, List<RedisLock> locks, String holderId) {
+    /**
+     * @param name       the annotation's static name
+     * @param locks      the call's locks
+     * @param all        the same locks as one
+     * @param holderId   who holds them
+     * @param lossSignal the call's loss signal
+     */
+    HeldLockContext(String name, List<RedisLock> locks, RedisLock all, String holderId,
+                    Supplier<CompletionStage<LockLostException>> lossSignal) {
         this.name = name;
         this.locks = locks;
+        this.all = all;
         this.holderId = holderId;
+        this.lossSignal = lossSignal;
     }
 
     @Override
@@ -57,6 +72,16 @@ final class HeldLockContext implements LockContext {
             }
         }
         return OptionalLong.empty();
+    }
+
+    @Override
+    public CompletionStage<LockLostException> whenLost() {
+        return lossSignal.get().toCompletableFuture().copy();  // cancelling a copy leaves the call's own
+    }
+
+    @Override
+    public boolean confirmHeld(Duration minLease) {
+        return all.confirmHeld(holderId, minLease);
     }
 
     @Override

@@ -3,10 +3,13 @@ package io.distlock.spring.aop;
 import io.distlock.core.LockAcquisitionException;
 import io.distlock.core.LockClient;
 import io.distlock.core.LockException;
+import io.distlock.core.LockLostException;
 import io.distlock.core.MultiLock;
 import io.distlock.core.RedisLock;
 import io.distlock.spring.DistributedLock;
 import io.distlock.spring.LockContext;
+import io.distlock.spring.OnLost;
+import io.distlock.spring.internal.CancelledCalls;
 import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
@@ -14,6 +17,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -39,7 +43,10 @@ final class LockedCall {
     private final List<RedisLock> locks;
     private final MultiLock all;
     private final String holderId;
+    private final CancelledCalls cancellations;
     private final AtomicReference<CompletableFuture<Void>> release = new AtomicReference<>();
+    /** The call's loss signal, asked for once ({@link #whenLost()}). */
+    private final AtomicReference<CompletionStage<LockLostException>> lossSignal = new AtomicReference<>();
     /** When the method started ({@link System#nanoTime()}), for the minimum hold time. */
     private volatile long startedNanos;
 
@@ -47,14 +54,17 @@ final class LockedCall {
      * @param method   what the annotation asks for
      * @param client   the lock client
      * @param locks    the locks, in acquisition (sorted) order
-     * @param holderId who holds them
+     * @param holderId      who holds them
+     * @param cancellations counts the calls stopped because their lease was lost
      */
-    LockedCall(LockedMethod method, LockClient client, List<RedisLock> locks, String holderId) {
+    LockedCall(LockedMethod method, LockClient client, List<RedisLock> locks, String holderId,
+               CancelledCalls cancellations) {
         this.method = method;
         this.client = client;
         this.locks = List.copyOf(locks);
         this.all = new MultiLock(locks);
         this.holderId = holderId;
+        this.cancellations = cancellations;
     }
 
     /**
@@ -67,7 +77,7 @@ final class LockedCall {
 
     /** @return the same locks for a holder of their own (e.g. a new subscription of a reactive result) */
     LockedCall forNewOperation() {
-        return new LockedCall(method, client, locks, newOperationHolder(client));
+        return new LockedCall(method, client, locks, newOperationHolder(client), cancellations);
     }
 
     /** @return what the annotation asks for */
@@ -82,7 +92,61 @@ final class LockedCall {
      */
     LockContext startMethod() {
         startedNanos = System.nanoTime();
-        return new HeldLockContext(method.name(), locks, holderId);
+        return new HeldLockContext(method.name(), locks, all, holderId, this::whenLost);
+    }
+
+    /**
+     * @return whether the method is to be stopped when its lease is lost
+     *         ({@link io.distlock.spring.OnLost#CANCEL})
+     */
+    boolean cancelsOnLoss() {
+        return method.onLost() == OnLost.CANCEL;
+    }
+
+    /**
+     * @return completes when a lease of the held locks is lost (see
+     *         {@link RedisLock#whenLost(String)}): one signal per call, asked for the first time
+     *         while the locks are held
+     * @throws IllegalMonitorStateException if asked for the first time when they are not held
+     */
+    CompletionStage<LockLostException> whenLost() {
+        CompletionStage<LockLostException> signal = lossSignal.get();
+        if (signal == null) {
+            CompletionStage<LockLostException> mine = all.whenLost(holderId);
+            signal = lossSignal.compareAndSet(null, mine) ? mine : Objects.requireNonNull(lossSignal.get());
+        }
+        return signal;
+    }
+
+    /** The call ended: it no longer listens for a loss (the signal then fails with a cancellation). */
+    private void stopListening() {
+        CompletionStage<LockLostException> signal = lossSignal.get();
+        if (signal != null) {
+            signal.toCompletableFuture().cancel(false);
+        }
+    }
+
+    /** @return the loss, if the call's signal was asked for and has come; else {@code null} */
+    @Nullable LockLostException lossSoFar() {
+        CompletionStage<LockLostException> signal = lossSignal.get();
+        CompletableFuture<LockLostException> lost = signal == null ? null : signal.toCompletableFuture();
+        return lost != null && lost.isDone() ? lost.join() : null;
+    }
+
+    /**
+     * @param lost the loss that stops the method
+     * @return what the call ends with: the loss, saying which method was stopped
+     */
+    LockLostException stoppedBy(LockLostException lost) {
+        LockLostException stopped = new LockLostException(lost.getLockName(), lost.getMessage()
+                + "; the method was stopped (@DistributedLock " + method.name() + ", onLost = CANCEL)");
+        stopped.initCause(lost);
+        return stopped;
+    }
+
+    /** The method was stopped because its lease was lost, and the call ends so: counted once. */
+    void countCancelled() {
+        cancellations.cancelled(method.name(), method.type());
     }
 
     /**
@@ -196,6 +260,7 @@ final class LockedCall {
         if (first != null) {
             return first;
         }
+        stopListening();  // the call is over
         Duration keep = method.minHoldTime() == null ? Duration.ZERO
                 : method.minHoldTime().minusNanos(System.nanoTime() - startedNanos);
         CompletableFuture<Void> released = keep.isNegative() || keep.isZero() ? all.unlockAsync(holderId)

@@ -3,6 +3,7 @@ package io.distlock.spring.aop;
 import io.distlock.spring.DistributedLock;
 import io.distlock.spring.LockType;
 import io.distlock.spring.OnFailure;
+import io.distlock.spring.OnLost;
 import org.jspecify.annotations.Nullable;
 import org.springframework.expression.Expression;
 
@@ -21,11 +22,12 @@ import java.time.Duration;
  * @param waitTime        how long to wait
  * @param leaseTime       lease, or {@code null} for the watchdog
  * @param onFailure       what to do when not acquired in time
+ * @param onLost          what happens to the running method if its lease is lost
  * @param minHoldTime     how long the locks stay taken at least after they were acquired, or
  *                        {@code null} to release them when the method ends
  * @param returns         how the result decides when the locks are released
  */
 record LockedMethod(String name, Method method, LockType type, @Nullable Expression key, Duration waitTime,
-                    @Nullable Duration leaseTime, OnFailure onFailure, @Nullable Duration minHoldTime,
+                    @Nullable Duration leaseTime, OnFailure onFailure, OnLost onLost, @Nullable Duration minHoldTime,
                     ReturnStrategy returns) {
 }

@@ -82,7 +82,7 @@ final class LockedMethods {
         }
         return Optional.of(new LockedMethod(name, specific, lock.type(), key,
                 wait != null ? wait : settings.defaultWaitTime(), lease != null ? lease : settings.defaultLeaseTime(),
-                lock.onFailure(), minHold == null || minHold.isZero() ? null : minHold,
+                lock.onFailure(), lock.onLost(), minHold == null || minHold.isZero() ? null : minHold,
                 ReturnStrategies.forMethod(specific, lock.onFailure(), where)));
     }
 

@@ -1,5 +1,6 @@
 package io.distlock.spring.aop;
 
+import io.distlock.core.LockLostException;
 import io.distlock.spring.LockContext;
 import io.distlock.spring.OnFailure;
 import org.aopalliance.intercept.MethodInvocation;
@@ -10,7 +11,8 @@ import java.util.Optional;
 /**
  * Methods with an ordinary result: the locks are held while the method runs and released when it
  * returns or throws, or, if it returns inside a transaction that is still active (it joined an
- * outer one), once that transaction has completed.
+ * outer one), once that transaction has completed. With {@code onLost = CANCEL}, a lost lease
+ * interrupts the thread while the method runs ({@link LossInterrupt}), and the call ends with the loss.
  */
 final class PlainReturn implements ReturnStrategy {
 
@@ -29,20 +31,38 @@ final class PlainReturn implements ReturnStrategy {
             }
             throw call.notAcquired();
         }
+        boolean interruptedBefore = Thread.currentThread().isInterrupted();
+        LossInterrupt interrupt = call.cancelsOnLoss() ? LossInterrupt.arm(call) : null;
+        Object result = null;
         Throwable failure = null;
         LockContext context = call.startMethod();
         CurrentLockContexts.enter(context);
         try {
-            return invocation.proceed();
+            result = invocation.proceed();
         } catch (Throwable t) {
             failure = t;
-            throw t;
         } finally {
             CurrentLockContexts.exit(context);
-            if (!TransactionAwareRelease.deferUntilTransactionCompletes(call)) {
-                call.releaseAfter(failure);
-            }
         }
+        LockLostException lost = interrupt == null ? null : interrupt.end();
+        if (lost != null) {
+            // Whatever the method did with the interrupt, the call ends with the loss, and the
+            // interrupt sent for it goes no further than the method.
+            LossInterrupt.clearAfterLoss(interruptedBefore);
+            LockLostException stopped = call.stoppedBy(lost);
+            if (failure != null) {
+                stopped.addSuppressed(failure);
+            }
+            failure = stopped;
+            call.countCancelled();
+        }
+        if (!TransactionAwareRelease.deferUntilTransactionCompletes(call)) {
+            call.releaseAfter(failure);
+        }
+        if (failure != null) {
+            throw failure;
+        }
+        return result;
     }
 
     @Override

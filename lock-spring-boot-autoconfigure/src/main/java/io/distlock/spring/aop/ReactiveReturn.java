@@ -1,5 +1,6 @@
 package io.distlock.spring.aop;
 
+import io.distlock.core.LockLostException;
 import io.distlock.spring.LockContext;
 import io.distlock.spring.OnFailure;
 import org.aopalliance.intercept.MethodInvocation;
@@ -11,6 +12,8 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 
 /**
@@ -22,8 +25,9 @@ import java.util.concurrent.CompletableFuture;
  * bounded-elastic scheduler and subscribes to its result, and releases the locks when that result
  * completes, fails or is cancelled. Not acquiring in time signals
  * {@link io.distlock.core.LockAcquisitionException}, or completes empty with
- * {@link OnFailure#SKIP}. Only loaded when the method returns such a type, so applications without
- * Reactor never touch it.
+ * {@link OnFailure#SKIP}. With {@code onLost = CANCEL}, a lost lease cancels the method's
+ * subscription and signals the loss downstream. Only loaded when the method returns such a type,
+ * so applications without Reactor never touch it.
  */
 final class ReactiveReturn implements ReturnStrategy {
 
@@ -57,7 +61,11 @@ final class ReactiveReturn implements ReturnStrategy {
      * failure after success (a lost lease) becomes the error.
      */
     private Flux<Object> runHolding(MethodInvocation invocation, LockedCall held) {
-        return Flux.<Object>from(run(invocation, held))
+        Flux<Object> result = Flux.from(run(invocation, held));
+        if (held.cancelsOnLoss()) {
+            result = cancelledOnLoss(result, held);
+        }
+        return result
                 .onErrorResume(error -> release(held)
                         .onErrorResume(releaseFailure -> {
                             error.addSuppressed(releaseFailure);
@@ -65,6 +73,38 @@ final class ReactiveReturn implements ReturnStrategy {
                         })
                         .then(Mono.error(error)))
                 .concatWith(release(held).then(Mono.empty()));
+    }
+
+    /**
+     * {@code onLost = CANCEL}: the loss cancels the method's subscription at once (takeUntilOther
+     * cancels it only when the other publisher emits, not when it fails), then goes downstream as
+     * the error, after the release like any error. A method that completed on its own is not said
+     * to be stopped.
+     */
+    private static Flux<Object> cancelledOnLoss(Flux<Object> result, LockedCall held) {
+        AtomicReference<LockLostException> lost = new AtomicReference<>();
+        AtomicBoolean completed = new AtomicBoolean();
+        return result.doOnComplete(() -> completed.set(true))
+                .takeUntilOther(lossOf(held).doOnNext(lost::set))
+                .concatWith(Mono.defer(() -> {
+                    LockLostException loss = lost.get();
+                    if (loss == null || completed.get()) {
+                        return Mono.empty();
+                    }
+                    held.countCancelled();
+                    return Mono.error(held.stoppedBy(loss));
+                }));
+    }
+
+    /** @return emits the loss once a lease of the held locks is lost ({@code onLost = CANCEL}) */
+    private static Mono<LockLostException> lossOf(LockedCall held) {
+        return Mono.defer(() -> {
+            try {
+                return Mono.fromCompletionStage(held.whenLost());
+            } catch (IllegalMonitorStateException notHeld) {
+                return Mono.never();  // lost and forgotten already: the release reports it
+            }
+        });
     }
 
     private static Mono<Void> release(LockedCall held) {

@@ -1,5 +1,6 @@
 package io.distlock.spring.aop;
 
+import io.distlock.core.LockLostException;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.util.ClassUtils;
@@ -7,7 +8,9 @@ import org.springframework.util.ClassUtils;
 /**
  * Keeps a lock until the transaction the method ran in has completed, when that transaction is
  * still active as the method returns (the method joined a transaction begun further out).
- * Otherwise another holder could read the data before this one's changes are committed.
+ * Otherwise another holder could read the data before this one's changes are committed. With
+ * {@code onLost = CANCEL}, a lease lost before that transaction commits refuses the commit, which
+ * rolls it back: the writes were made, or are about to be committed, without the lock.
  * Touches Spring's transaction classes only when they are on the classpath.
  */
 final class TransactionAwareRelease {
@@ -39,6 +42,14 @@ final class TransactionAwareRelease {
                 return false;
             }
             TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+                @Override
+                public void beforeCommit(boolean readOnly) {
+                    LockLostException lost = call.cancelsOnLoss() ? call.lossSoFar() : null;
+                    if (lost != null) {
+                        throw call.stoppedBy(lost);  // the commit is refused: the transaction rolls back
+                    }
+                }
+
                 @Override
                 public void afterCompletion(int status) {
                     try {

@@ -6,6 +6,7 @@ import io.distlock.spring.DistributedLock;
 import io.distlock.spring.aop.DistributedLockAdvisor;
 import io.distlock.spring.aop.LockAdviceSettings;
 import io.distlock.spring.internal.BootRedisConnection;
+import io.distlock.spring.internal.CancelledCalls;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SslOptions;
 import io.lettuce.core.resource.ClientResources;
@@ -177,6 +178,8 @@ public final class DistLockAutoConfiguration {
      * @param beanFactory resolves {@code @bean} references in keys
      * @param client      the lock client, looked up at the first call
      * @param nodes       the RedLock masters, looked up at the first call
+     * @param cancellations counts calls stopped for a lost lease ({@code distlock.cancelled}, with
+     *                    Micrometer), looked up at the first call
      * @return the advisor
      */
     @Bean
@@ -184,12 +187,13 @@ public final class DistLockAutoConfiguration {
     @ConditionalOnMissingBean(DistributedLockAdvisor.class)
     static DistributedLockAdvisor distributedLockAdvisor(Environment environment, BeanFactory beanFactory,
                                                   ObjectProvider<LockClient> client,
-                                                  ObjectProvider<RedLockNodes> nodes) {
+                                                  ObjectProvider<RedLockNodes> nodes,
+                                                  ObjectProvider<CancelledCalls> cancellations) {
         DistLockProperties properties = Binder.get(environment).bindOrCreate(DistLockProperties.PREFIX,
                 DistLockProperties.class);
         LockAdviceSettings settings = new LockAdviceSettings(properties.getWaitTime(), properties.getLeaseTime(),
                 !properties.getRedlock().getNodes().isEmpty(), properties.getAspect().getOrder());
         return new DistributedLockAdvisor(settings, environment, beanFactory, client::getObject,
-                () -> nodes.getObject().clients());
+                () -> nodes.getObject().clients(), () -> cancellations.getIfAvailable(() -> CancelledCalls.NONE));
     }
 }

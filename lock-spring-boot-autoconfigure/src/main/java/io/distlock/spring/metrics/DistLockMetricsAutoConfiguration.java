@@ -1,10 +1,13 @@
 package io.distlock.spring.metrics;
 
 import io.distlock.core.LockClient;
+import io.distlock.core.metrics.LockMeterNames;
 import io.distlock.core.metrics.LockMetrics;
 import io.distlock.spring.autoconfigure.DistLockAutoConfiguration;
 import io.distlock.spring.autoconfigure.DistLockProperties;
 import io.distlock.spring.autoconfigure.RedLockNodes;
+import io.distlock.spring.internal.CancelledCalls;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.config.MeterFilter;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -15,6 +18,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Registers {@link DistLockMetrics} when the application has a Micrometer {@link MeterRegistry}
@@ -45,6 +49,20 @@ public final class DistLockMetricsAutoConfiguration {
     DistLockMetrics distLockMetrics(LockClient client, ObjectProvider<RedLockNodes> nodes) {
         RedLockNodes masters = nodes.getIfAvailable();
         return new DistLockMetrics(client, masters == null ? List.of() : masters.clients());
+    }
+
+    /**
+     * @param registry the application's meter registry
+     * @return counts the {@code @DistributedLock} calls stopped because their lease was lost, in
+     *         {@code distlock.cancelled} (tags {@code name}, {@code type})
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    CancelledCalls distLockCancelledCalls(MeterRegistry registry) {
+        return (name, type) -> Counter.builder(LockMeterNames.CANCELLED)
+                .description("Locked calls stopped because their lease was lost")
+                .tag(LockMeterNames.NAME, name).tag(LockMeterNames.TYPE, type.name().toLowerCase(Locale.ROOT))
+                .register(registry).increment();
     }
 
     /**

@@ -9,6 +9,7 @@ import io.distlock.core.RedisLock;
 import io.distlock.spring.DistributedLock;
 import io.distlock.spring.aop.DistributedLockAdvisor;
 import io.distlock.spring.aop.LockAdviceSettings;
+import io.distlock.spring.internal.CancelledCalls;
 import io.distlock.test.RedisCluster;
 import io.distlock.test.RedisExtension;
 import io.distlock.test.RedisSentinel;
@@ -258,7 +259,7 @@ class DistLockAutoConfigurationTest {
         static DistributedLockAdvisor ownAdvisor(Environment environment, BeanFactory beanFactory,
                                                  ObjectProvider<LockClient> client) {
             return new DistributedLockAdvisor(new LockAdviceSettings(Duration.ZERO, null, false, ORDER),
-                    environment, beanFactory, client::getObject, List::of);
+                    environment, beanFactory, client::getObject, List::of, () -> CancelledCalls.NONE);
         }
 
         @Bean
