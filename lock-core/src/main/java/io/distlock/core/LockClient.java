@@ -240,6 +240,31 @@ public final class LockClient implements AutoCloseable {
         return engine.readWriteLock(id(name, group));
     }
 
+    /**
+     * @param name    the semaphore's name, e.g. {@code "partner-api"}; any non-blank text not
+     *                starting with <code>'&#125;'</code>. Its keys are apart from the lock of the same name
+     * @param permits how many permits may be out at a time, across every client, &gt; 0; every
+     *                client must use the same count (see {@link RedisSemaphore#setPermits(int)})
+     * @return the semaphore of that name (see {@link RedisSemaphore})
+     * @throws NullPointerException     if name is null
+     * @throws IllegalArgumentException if name is blank or starts with <code>'&#125;'</code>, or
+     *                                  {@code permits <= 0}
+     * @throws IllegalStateException    if the client is closed
+     */
+    public RedisSemaphore getSemaphore(String name, int permits) {
+        return engine.semaphore(LockId.of(checkName(name)), permits);
+    }
+
+    /**
+     * @param name    the semaphore's name
+     * @param group   the group its events and metrics are counted under (see {@link #getLock(String, String)})
+     * @param permits how many permits may be out at a time, &gt; 0
+     * @return the semaphore of that name
+     */
+    public RedisSemaphore getSemaphore(String name, String group, int permits) {
+        return engine.semaphore(id(name, group), permits);
+    }
+
     /** @param listener receives lock events from now on */
     public void addListener(LockListener listener) {
         events.add(Objects.requireNonNull(listener, "listener must not be null"));

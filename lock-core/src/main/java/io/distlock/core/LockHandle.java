@@ -4,7 +4,8 @@ import java.time.Duration;
 import java.util.concurrent.CompletionStage;
 
 /**
- * A lock acquired by {@link LockTemplate#acquire}, released by {@link #close()}, so
+ * A lock acquired by {@link LockTemplate#acquire} (or a semaphore permit taken by
+ * {@link LockTemplate#acquirePermit}), released by {@link #close()}, so
  * try-with-resources scopes the critical section:
  *
  * <pre>{@code

@@ -106,9 +106,56 @@ public final class LockTemplate {
      * @throws LockAcquisitionException if the lock was not acquired in time or the wait was interrupted
      */
     public LockHandle acquire(String name, @Nullable Duration waitTime, @Nullable Duration leaseTime) {
+        return acquire(client.getLock(name), "lock '" + name + "'", "another holder has it", waitTime, leaseTime);
+    }
+
+    /**
+     * Runs {@code action} while holding a permit of a semaphore (see {@link RedisSemaphore}), and
+     * returns its result.
+     *
+     * @param name      semaphore name
+     * @param permits   the semaphore's permit count, &gt; 0, the same in every client
+     * @param waitTime  how long to wait for a permit; {@code null} = template default
+     * @param leaseTime lease; {@code null} = template default; zero = watchdog until the action returns
+     * @param action    the work
+     * @param <T>       result type
+     * @return what the action returned
+     * @throws LockAcquisitionException if no permit was free in time
+     * @throws LockLostException        if the lease was lost before the action finished
+     */
+    public <T extends @Nullable Object> T executeWithPermit(String name, int permits, @Nullable Duration waitTime,
+                                                            @Nullable Duration leaseTime, Supplier<T> action) {
+        Objects.requireNonNull(action, "action must not be null");
+        try (LockHandle ignored = acquirePermit(name, permits, waitTime, leaseTime)) {
+            return action.get();
+        }
+    }
+
+    /**
+     * Takes a permit of a semaphore for the calling thread; give it back by closing the handle.
+     *
+     * @param name      semaphore name
+     * @param permits   the semaphore's permit count, &gt; 0, the same in every client
+     * @param waitTime  how long to wait; {@code null} = template default
+     * @param leaseTime lease; {@code null} = template default; zero = watchdog until closed
+     * @return the handle
+     * @throws LockAcquisitionException if no permit was free in time or the wait was interrupted
+     */
+    public LockHandle acquirePermit(String name, int permits, @Nullable Duration waitTime,
+                                    @Nullable Duration leaseTime) {
+        return acquire(client.getSemaphore(name, permits).asLock(), "a permit of semaphore '" + name + "'",
+                "all " + permits + " permits are out", waitTime, leaseTime);
+    }
+
+    /**
+     * @param what   what is acquired, for messages: {@code "lock 'order:42'"}
+     * @param busyBy why it may not be acquired in time, for messages
+     */
+    private LockHandle acquire(RedisLock lock, String what, String busyBy, @Nullable Duration waitTime,
+                               @Nullable Duration leaseTime) {
         Duration wait = waitTime == null ? defaultWaitTime : checkNotNegative(waitTime, "waitTime");
         Duration lease = leaseTime == null ? defaultLeaseTime : checkNotNegative(leaseTime, "leaseTime");
-        RedisLock lock = client.getLock(name);
+        String name = lock.getName();
         boolean acquired;
         try {
             // In nanoseconds, saturated: a lease under a millisecond stays a lease, not zero (the watchdog).
@@ -116,14 +163,13 @@ public final class LockTemplate {
                     lease == null ? 0 : TimeUnit.NANOSECONDS.convert(lease), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            String message = "Interrupted while waiting for lock '" + name + "'";
+            String message = "Interrupted while waiting for " + what;
             String group = keyFreeGroup(name);
             throw group == null ? new LockAcquisitionException(message, e)
                     : new LockAcquisitionException(message, group, e);
         }
         if (!acquired) {
-            String message = "Could not acquire lock '" + name + "' within " + wait.toMillis()
-                    + " ms: another holder has it";
+            String message = "Could not acquire " + what + " within " + wait.toMillis() + " ms: " + busyBy;
             String group = keyFreeGroup(name);
             throw group == null ? new LockAcquisitionException(message) : new LockAcquisitionException(message, group);
         }

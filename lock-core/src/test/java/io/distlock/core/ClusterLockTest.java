@@ -115,6 +115,40 @@ class ClusterLockTest {
         }
     }
 
+    /** Semaphores on names of every node: renewed by the watchdog, a waiter woken by a release. */
+    @Test
+    void semaphoresOfEverySlotAreRenewedAndWakeTheirWaiters() throws Exception {
+        Duration watchdog = Duration.ofSeconds(1);
+        LockClient holderClient = clients.openCluster(cluster, b -> b.watchdogTimeout(watchdog));
+        LockClient waiterClient = clients.openCluster(cluster, b -> { });
+        List<String> names = List.of("order:7", "stock:apple", "user:x");  // different slots and nodes
+        List<RedisSemaphore> held = new ArrayList<>();
+        for (String name : names) {
+            RedisSemaphore semaphore = holderClient.getSemaphore(name, 2);
+            semaphore.acquire();
+            assertThat(semaphore.tryAcquire()).isTrue();
+            held.add(semaphore);
+        }
+        Thread.sleep(3 * watchdog.toMillis());  // three leases: only renewals keep the permits
+        List<CompletableFuture<Boolean>> waiting = new ArrayList<>();
+        for (String name : names) {
+            waiting.add(waiterClient.getSemaphore(name, 2).tryAcquireAsync(30, -1, TimeUnit.SECONDS, "waiter"));
+        }
+        awaitTrue("the waiters sleep", Duration.ofSeconds(10), () -> waiterClient.activeSubscriptions() == 3);
+        for (CompletableFuture<Boolean> waiter : waiting) {
+            assertThat(waiter).as("no permit freed by an ended lease").isNotDone();
+        }
+        for (int i = 0; i < names.size(); i++) {
+            held.get(i).release();
+            assertThat(waiting.get(i).get(10, TimeUnit.SECONDS)).isTrue();
+            waiterClient.getSemaphore(names.get(i), 2).releaseAsync("waiter").get(10, TimeUnit.SECONDS);
+            held.get(i).release();
+        }
+        for (RedisServer node : cluster.nodes()) {
+            assertThat(KeysLeft.in(node)).isEmpty();
+        }
+    }
+
     @Test
     void theWatchdogRenewsLocksOfEveryKindAndSlotWithoutCrossSlotErrors() {
         RecordingListener events = new RecordingListener();

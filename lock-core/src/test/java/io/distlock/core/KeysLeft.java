@@ -50,6 +50,6 @@ public final class KeysLeft {
      * @return whether it keeps a remembered answer of a release or a force-unlock
      */
     public static boolean isRememberedAnswer(String key) {
-        return key.endsWith("}:released") || key.endsWith("}:released:before") || key.contains("}:forced:");
+        return key.matches(".*}(:sem)?:(released|released:before|forced:.*)");
     }
 }

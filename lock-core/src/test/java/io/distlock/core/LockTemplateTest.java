@@ -73,6 +73,26 @@ class LockTemplateTest {
     }
 
     @Test
+    void aPermitIsHeldWhileTheActionRunsAndNoMoreThanThePermitCountAreOut() throws Exception {
+        LockClient client = clients.open(redis.server());
+        LockTemplate template = new LockTemplate(client);
+        RedisSemaphore semaphore = client.getSemaphore("exports", 2);
+        try (LockHandle first = template.acquirePermit("exports", 2, null, null)) {
+            int held = template.executeWithPermit("exports", 2, null, null, semaphore::heldPermits);
+            assertThat(held).as("the thread's two permits").isEqualTo(2);
+            assertThat(semaphore.availablePermits()).as("given back after the action").isEqualTo(1);
+            RedisSemaphore other = clients.open(redis.server()).getSemaphore("exports", 2);
+            assertThat(other.tryAcquire()).isTrue();
+            LockTemplate otherTemplate = new LockTemplate(clients.open(redis.server()));
+            assertThatThrownBy(() -> otherTemplate.acquirePermit("exports", 2, Duration.ofMillis(100), null))
+                    .isInstanceOf(LockAcquisitionException.class)
+                    .hasMessage("Could not acquire a permit of semaphore 'exports' within 100 ms: all 2 permits are out");
+            other.release();
+        }
+        assertThat(KeysLeft.in(redis.server())).isEmpty();
+    }
+
+    @Test
     void handlesReleaseOnCloseOnce() throws Exception {
         LockClient client = clients.open(redis.server());
         LockTemplate template = new LockTemplate(client, Duration.ofSeconds(1));

@@ -150,6 +150,28 @@ class SentinelLockTest {
                 () -> replica.commandString("INFO", "replication").contains("master_link_status:up"));
     }
 
+    /** A holder's second permit is one fewer for everyone else: unless a replica has it, it is given back. */
+    @Test
+    void withReplicaAcksASemaphoreHoldersSecondPermitWaitsForTheReplicas() throws Exception {
+        LockClient client = clients.openSentinel(sentinel, b -> b.replicaAcks(1, Duration.ofMillis(500)));
+        RedisServer replica = sentinel.replicas().get(0);
+        RedisSemaphore semaphore = client.getSemaphore("acked-permits", 2);
+        semaphore.acquire();
+        replica.pause();
+        try {
+            assertThatThrownBy(() -> semaphore.tryAcquire(1, TimeUnit.SECONDS))
+                    .isInstanceOf(LockException.class).hasMessageContaining("released again");
+            assertThat(sentinel.master().commandString("HGET", "distlock:{acked-permits}:sem", "#used"))
+                    .as("the second permit was given back").isEqualTo("1");
+            assertThat(semaphore.heldPermits()).isEqualTo(1);
+        } finally {
+            replica.resume();
+        }
+        awaitTrue("the replica caught up", Duration.ofSeconds(10),
+                () -> replica.commandString("INFO", "replication").contains("master_link_status:up"));
+        semaphore.release();
+    }
+
     @Test
     void anAcknowledgementOnAReplacedConnectionDoesNotCount() throws Exception {
         LockClient client = clients.openSentinel(sentinel, b -> b.replicaAcks(1, Duration.ofMillis(1500)));

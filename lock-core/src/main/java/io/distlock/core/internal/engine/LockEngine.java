@@ -4,6 +4,7 @@ import io.distlock.core.FencedLock;
 import io.distlock.core.LockInfo;
 import io.distlock.core.RedisLock;
 import io.distlock.core.RedisReadWriteLock;
+import io.distlock.core.RedisSemaphore;
 import io.distlock.core.internal.scripts.ScriptExecutor;
 import org.jspecify.annotations.Nullable;
 
@@ -11,6 +12,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -40,6 +43,17 @@ public final class LockEngine {
     private final LockProtocol fair;
     private final LockProtocol read;
     private final LockProtocol write;
+    private final ScriptExecutor scripts;
+    private final @Nullable ReplicaAcks replicaAcks;
+    /** One per permit count, so the watchdog batches the holds of semaphores of one count together. */
+    private final ConcurrentMap<Integer, SemaphoreKind> semaphores = new ConcurrentHashMap<>();
+
+    /**
+     * @param semaphore the semaphores of one permit count in Redis
+     * @param protocol  what their holds go through: {@code semaphore}, waiting for replicas if asked
+     */
+    private record SemaphoreKind(SemaphoreProtocol semaphore, LockProtocol protocol) {
+    }
 
     /**
      * @param clientId             unique id of the client
@@ -73,7 +87,8 @@ public final class LockEngine {
                 watchdogLeaseMillis);
         scheduler.scheduleWithFixedDelay(this::forgetExpired, watchdogLeaseMillis, watchdogLeaseMillis,
                 TimeUnit.MILLISECONDS);
-        ScriptExecutor scripts = new ScriptExecutor(connector);
+        this.scripts = new ScriptExecutor(connector);
+        this.replicaAcks = replicaAcks;
         ReentrantProtocol plain = new ReentrantProtocol(ids.prefix(), scripts, false, releaseAnswers);
         this.reentrant = replicated(plain, replicaAcks);
         this.fenced = replicated(new ReentrantProtocol(ids.prefix(), scripts, true, releaseAnswers), replicaAcks);
@@ -136,6 +151,22 @@ public final class LockEngine {
      */
     public RedisReadWriteLock readWriteLock(LockId id) {
         return new ScriptedReadWriteLock(id.name(), scripted(id, read), scripted(id, write));
+    }
+
+    /**
+     * @param id      semaphore name (already checked) and group
+     * @param permits the permit count, &gt; 0
+     * @return a semaphore
+     */
+    public RedisSemaphore semaphore(LockId id, int permits) {
+        ScriptedSemaphore.checkPermits(permits);
+        SemaphoreKind kind = semaphores.computeIfAbsent(permits, count -> {
+            SemaphoreProtocol semaphore = new SemaphoreProtocol(scripts, count, releaseAnswers);
+            return new SemaphoreKind(semaphore, replicated(semaphore, replicaAcks));
+        });
+        LockRef ref = new LockRef(id, LockKeys.semaphore(keyPrefix, id.name()), kind.protocol());
+        return new ScriptedSemaphore(new ScriptedLock(ref, clientId, acquisitions, releases, redis, holds),
+                kind.semaphore(), redis);
     }
 
     private ScriptedLock scripted(LockId id, LockProtocol protocol) {

@@ -22,6 +22,17 @@ public record LockKeys(String lockKey, String channel) {
     }
 
     /**
+     * @param prefix key prefix of the client (no braces, checked by the client builder)
+     * @param name   semaphore name (not blank)
+     * @return the semaphore's keys: hash {@code <prefix>{<name>}:sem}, channel
+     *         {@code <prefix>{<name>}:sem:ch}, in the slot of the lock of that name but apart from it
+     */
+    public static LockKeys semaphore(String prefix, String name) {
+        String hashKey = prefix + "{" + name + "}:sem";
+        return new LockKeys(hashKey, hashKey + ":ch");
+    }
+
+    /**
      * @param suffix what the key is for, e.g. {@code "queue"}
      * @return {@code <lockKey>:<suffix>}, in the lock's slot
      */

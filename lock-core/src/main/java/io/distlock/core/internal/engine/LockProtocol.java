@@ -174,6 +174,15 @@ public interface LockProtocol {
         return false;
     }
 
+    /**
+     * @return whether a re-entry takes something another holder could have had (a semaphore's
+     *         permit), so that it must be as durable as a first hold; a lock's re-entry only counts
+     *         up a hold nobody else can see
+     */
+    default boolean reentryTakesFromOthers() {
+        return false;
+    }
+
     /** @return whether {@link #handOff} is supported: the lock has no order of its own to keep */
     default boolean canHandOff() {
         return false;

@@ -23,6 +23,7 @@ public final class ReadWriteProtocol implements LockProtocol {
     private final ScriptExecutor scripts;
     private final String mode;
     private final ReleaseAnswers answers;
+    private final OwnLeases readers;
 
     /**
      * @param scripts          runs the lock scripts
@@ -33,6 +34,7 @@ public final class ReadWriteProtocol implements LockProtocol {
         this.scripts = scripts;
         this.mode = write ? "write" : "read";
         this.answers = answers;
+        this.readers = new OwnLeases(scripts, READERS);
     }
 
     @Override
@@ -98,29 +100,16 @@ public final class ReadWriteProtocol implements LockProtocol {
 
     @Override
     public CompletableFuture<Long> leaseLeft(LockKeys keys, HoldRef hold) {
-        return scripts.run(Scripts.LEASE_LEFT, ScriptOutputType.INTEGER,
-                new String[] {keys.lockKey(), keys.derived(READERS)}, hold.holdId(), holderField(hold.holderId()));
+        return readers.leaseLeft(keys, hold, holderField(hold.holderId()));
     }
 
     @Override
     public CompletableFuture<Long> forceUnlock(LockKeys keys, String callId) {
-        return scripts.run(Scripts.FORCE_UNLOCK, ScriptOutputType.INTEGER,
-                new String[] {keys.lockKey(), keys.channel(), keys.forceUnlockAnswer(callId), keys.derived(READERS)},
-                LockSubscriptions.WAKE_ALL, scripts.publishCommand(), Long.toString(FORCE_UNLOCK_ANSWER_KEPT_MILLIS));
+        return readers.forceUnlock(keys, callId);
     }
 
     @Override
     public CompletableFuture<List<Long>> renew(List<Hold> holds, List<String> holdIds, long leaseMillis) {
-        String[] keys = new String[holds.size() * 2];
-        String[] args = new String[holds.size() * 2 + 1];
-        args[0] = Long.toString(leaseMillis);
-        for (int i = 0; i < holds.size(); i++) {
-            Hold hold = holds.get(i);
-            keys[2 * i] = hold.keys().lockKey();
-            keys[2 * i + 1] = hold.keys().derived(READERS);
-            args[2 * i + 1] = holderField(hold.holderId());
-            args[2 * i + 2] = holdIds.get(i);
-        }
-        return scripts.runInOrder(Scripts.RW_RENEW, ScriptOutputType.MULTI, keys, args);
+        return readers.renew(holds, holdIds, leaseMillis, this::holderField);
     }
 }

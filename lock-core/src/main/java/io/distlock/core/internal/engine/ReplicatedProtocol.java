@@ -41,11 +41,11 @@ public final class ReplicatedProtocol implements LockProtocol {
                                                  boolean reentry) {
         long mark = acks.mark();
         return delegate.tryAcquire(keys, holderId, leaseMillis, holdId, reentry).thenCompose(attempt -> {
-            if (!attempt.acquired() || reentry) {
-                // A re-entry of a hold this client knows it has changes nothing another holder could
-                // see: that hold was acknowledged. A count above 1 alone proves nothing: an
+            if (!attempt.acquired() || (reentry && !delegate.reentryTakesFromOthers())) {
+                // A re-entry of a lock hold this client knows it has changes nothing another holder
+                // could see: that hold was acknowledged. A count above 1 alone proves nothing: an
                 // overlapping attempt of the same holder may have made the first hold, and its own
-                // wait for the replicas may still fail.
+                // wait for the replicas may still fail. A semaphore's re-entry takes a permit.
                 return CompletableFuture.completedFuture(attempt);
             }
             return acks.await(keys.lockKey(), mark).handle((ok, error) -> error).thenCompose(error -> error == null
@@ -141,6 +141,11 @@ public final class ReplicatedProtocol implements LockProtocol {
     @Override
     public CompletableFuture<?> leave(LockKeys keys, String holdId) {
         return delegate.leave(keys, holdId);
+    }
+
+    @Override
+    public boolean reentryTakesFromOthers() {
+        return delegate.reentryTakesFromOthers();
     }
 
     @Override

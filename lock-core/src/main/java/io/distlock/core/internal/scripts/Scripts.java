@@ -21,7 +21,7 @@ public final class Scripts {
     public static final LuaScript RENEW = LuaScript.load("renew");
     /** Give a held reentrant lock an explicit lease from now (composite locks, once all are held). */
     public static final LuaScript LEASE = LuaScript.load("lease");
-    /** Read what is left of one hold's lease, in either hash layout (reads only). */
+    /** Read what is left of one hold's lease, in any hash layout (reads only). */
     public static final LuaScript LEASE_LEFT = LuaScript.load("lease_left");
     /** Delete a lock whoever holds it and wake its waiters. */
     public static final LuaScript FORCE_UNLOCK = LuaScript.load("force_unlock");
@@ -32,8 +32,17 @@ public final class Scripts {
     public static final LuaScript RW_UNLOCK = LuaScript.load("rw_unlock", RELEASE_ANSWER);
     /** Give a held half of a read-write lock an explicit lease from now (composite locks). */
     public static final LuaScript RW_LEASE = LuaScript.load("rw_lease");
-    /** Renew many read-write lock holds in one call (watchdog batch). */
+    /** Renew many read-write lock holds, or semaphore holders, in one call (watchdog batch). */
     public static final LuaScript RW_RENEW = LuaScript.load("rw_renew");
+
+    /** Take one permit of a semaphore. */
+    public static final LuaScript SEM_ACQUIRE = LuaScript.load("sem_acquire");
+    /** Give back one permit of a semaphore, exactly once. */
+    public static final LuaScript SEM_RELEASE = LuaScript.load("sem_release", RELEASE_ANSWER);
+    /** Give a semaphore holder's permits an explicit lease from now (composite locks). */
+    public static final LuaScript SEM_LEASE = LuaScript.load("sem_lease");
+    /** Read a semaphore's permits, and change its permit count if asked. */
+    public static final LuaScript SEM_PERMITS = LuaScript.load("sem_permits");
 
     /** The fair lock: lock, unlock, set the lease, leave the queue, force-unlock. */
     public static final LuaScript FAIR = LuaScript.load("fair", RELEASE_ANSWER);

@@ -1,14 +1,16 @@
 -- Read what is left of one hold's lease, for a holder about to take a step it cannot undo: Redis
--- is asked, never the client's books. Reads only. Serves both hash layouts: the reentrant one
+-- is asked, never the client's books. Reads only. Serves every hash layout: the reentrant one
 -- (lock.lua, fair.lua), where a hold's marker '#<hold id>' is 1, and the read-write one
--- (rw_lock.lua), where the marker names the hold's field and a reader's hold has a lease of its
--- own in the readers sorted set, by the server's clock.
+-- (rw_lock.lua) and the semaphore's (sem_acquire.lua), where the marker names the hold's field or
+-- holder and a reader's or a semaphore holder's hold has a lease of its own in a sorted set, by
+-- the server's clock.
 --
 -- KEYS[1]  lock hash
--- KEYS[2]  read-write locks only: readers sorted set (member = reader holder id, score = end of
---          its lease in server ms)
+-- KEYS[2]  read-write locks and semaphores only: the sorted set of own leases (member = holder
+--          id, score = end of its lease in server ms)
 -- ARGV[1]  a hold id of the holder's
--- ARGV[2]  read-write locks only: the hold's field, 'r:<holder>' or 'w:<holder>'
+-- ARGV[2]  read-write locks and semaphores only: what the hold's marker holds, 'r:<holder>' (a
+--          reader, a semaphore holder) or 'w:<holder>' (a writer)
 --
 -- Returns  the hold's lease left in milliseconds (0 when it ends within the millisecond);
 --          -1 if it has no expiry; -2 if Redis no longer has that hold

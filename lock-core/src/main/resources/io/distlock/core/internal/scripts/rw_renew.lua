@@ -1,13 +1,15 @@
--- Renew the leases of many read-write lock holds in one call (the watchdog's batch). A hold is
--- renewed only while the hold the watchdog keeps is there (its hold id, whose marker names the
--- hold's field, see rw_lock.lua), and a reader's hold only while its own lease lasts; neither the
--- hash nor a reader's own lease is ever shortened (a re-entry may have set a longer one, as in
--- renew.lua). All keys of one call must live in one cluster slot.
+-- Renew the leases of many read-write lock holds, or semaphore holders, in one call (the watchdog's
+-- batch). A hold is renewed only while the hold the watchdog keeps is there (its hold id, whose
+-- marker names the hold's field, see rw_lock.lua, or its holder, see sem_acquire.lua), and a
+-- reader's or a semaphore holder's hold only while its own lease lasts; neither the hash nor such
+-- an own lease is ever shortened (a re-entry may have set a longer one, as in renew.lua). All keys
+-- of one call must live in one cluster slot.
 --
--- KEYS[2i-1]  lock hash of the i-th hold
--- KEYS[2i]    readers sorted set of the i-th hold
+-- KEYS[2i-1]  lock or semaphore hash of the i-th hold
+-- KEYS[2i]    the sorted set of own leases of the i-th hold (readers, or a semaphore's holders)
 -- ARGV[1]     new lease in milliseconds
--- ARGV[2i]    the i-th hold's field: 'r:<holder>' or 'w:<holder>'
+-- ARGV[2i]    what the i-th hold's marker holds: 'r:<holder>' (a reader, a semaphore holder:
+--             the holder's lease is its own, in KEYS[2i]) or 'w:<holder>' (a writer)
 -- ARGV[2i+1]  a hold id of the i-th hold
 --
 -- Returns     array, one entry per hold: 1 = renewed, 0 = that hold is gone

@@ -42,4 +42,13 @@ final class ScriptConnection implements BeforeEachCallback, AfterEachCallback {
     ReentrantProtocol reentrant(String clientTag, ReleaseAnswers answers) {
         return new ReentrantProtocol(clientTag, new ScriptExecutor(connections), false, answers);
     }
+
+    /**
+     * @param permits the permit count it asks with
+     * @param answers where its releases keep their answers
+     * @return a semaphore protocol on this connection
+     */
+    SemaphoreProtocol semaphore(int permits, ReleaseAnswers answers) {
+        return new SemaphoreProtocol(new ScriptExecutor(connections), permits, answers);
+    }
 }
