@@ -42,6 +42,14 @@ public @interface DistributedLock {
     LockType type() default LockType.REENTRANT;
 
     /**
+     * @return for {@link LockType#SEMAPHORE} only, and required there: how many calls may hold a
+     *         permit at a time, across every instance; a positive number or a {@code ${…}}
+     *         placeholder, e.g. {@code "5"} or {@code "${partner.max-calls:5}"}. Every instance
+     *         must use the same count (see {@code RedisSemaphore})
+     */
+    String permits() default "";
+
+    /**
      * @return how long to wait, in Spring Boot's duration format with {@code ${...}}
      *         placeholders ({@code "500ms"}, {@code "${orders.lock.wait:3s}"}); empty =
      *         {@code distlock.wait-time}

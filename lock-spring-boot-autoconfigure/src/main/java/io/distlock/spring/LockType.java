@@ -18,5 +18,11 @@ public enum LockType {
      * Lock on a majority of independent Redis masters ({@code distlock.redlock.nodes}; a method
      * asking for it without nodes configured stops startup).
      */
-    RED_LOCK
+    RED_LOCK,
+    /**
+     * A permit of a semaphore: at most {@link DistributedLock#permits()} calls hold one at a time,
+     * across every instance (e.g. "at most 2 calls to the payment provider"). A call takes one
+     * permit per lock name, with the same waits, leases and watchdog as the locks.
+     */
+    SEMAPHORE
 }

@@ -409,6 +409,34 @@ class DistributedLockTest {
         }
     }
 
+    /** A semaphore without permits. */
+    public static class NoPermits {
+        @DistributedLock(key = "#id", type = LockType.SEMAPHORE)
+        public void run(String id) {
+        }
+    }
+
+    /** A permit count that is not a number. */
+    public static class WordPermits {
+        @DistributedLock(key = "#id", type = LockType.SEMAPHORE, permits = "${partner.limit:many}")
+        public void run(String id) {
+        }
+    }
+
+    /** A permit count that allows nobody in. */
+    public static class ZeroPermits {
+        @DistributedLock(key = "#id", type = LockType.SEMAPHORE, permits = "0")
+        public void run(String id) {
+        }
+    }
+
+    /** Permits on a lock, which has none. */
+    public static class LockWithPermits {
+        @DistributedLock(key = "#id", permits = "5")
+        public void run(String id) {
+        }
+    }
+
     @Test
     void annotationsThatCannotWorkFailStartupNamingTheMethod() {
         assertStartupFails(KeptFairLock.class, "KeptFairLock.run", "minHoldTime needs a REENTRANT or FENCED lock");
@@ -419,6 +447,11 @@ class DistributedLockTest {
         assertStartupFails(RedLockWithoutNodes.class, "RedLockWithoutNodes.run", "distlock.redlock.nodes");
         assertStartupFails(PrimitiveSkip.class, "PrimitiveSkip.count", "SKIP");
         assertStartupFails(BadWait.class, "BadWait.run", "waitTime 'soon'");
+        assertStartupFails(NoPermits.class, "NoPermits.run", "type SEMAPHORE needs permits");
+        assertStartupFails(WordPermits.class, "WordPermits.run",
+                "permits '${partner.limit:many}' is 'many', not a positive whole number");
+        assertStartupFails(ZeroPermits.class, "ZeroPermits.run", "permits '0' is '0', not a positive whole number");
+        assertStartupFails(LockWithPermits.class, "LockWithPermits.run", "permits = '5' needs type = SEMAPHORE");
     }
 
     private void assertStartupFails(Class<?> service, String method, String... problem) {

@@ -66,6 +66,14 @@ class LockTypesTest {
             return LockContext.current().lockNames().get(0);
         }
 
+        @DistributedLock(name = "partner", type = LockType.SEMAPHORE, permits = "${partner.max-calls:3}",
+                waitTime = "200ms")
+        public String callPartner(CountDownLatch inside, CountDownLatch leave) throws InterruptedException {
+            inside.countDown();
+            leave.await(10, TimeUnit.SECONDS);
+            return "called";
+        }
+
         @DistributedLock(key = "#job", type = LockType.RED_LOCK)
         public long redlock(String job) {
             return redis.servers().stream()
@@ -114,6 +122,47 @@ class LockTypesTest {
             assertThat(registry.get("distlock.acquire").tag("name", "prices").tag("result", "acquired").timers())
                     .extracting(timer -> timer.getId().getTag("type")).containsExactlyInAnyOrder("read", "write");
             assertThat(registry.get("distlock.acquire").tag("name", "prices").tag("type", "write")
+                    .tag("result", "timeout").timer().count()).isEqualTo(1);
+        });
+    }
+
+    /** Two permits (from a property): two calls inside at once, a third refused, a permit freed for the next. */
+    @Test
+    void aSemaphoreLetsInAsManyCallsAsItHasPermits() {
+        runner.withPropertyValues("partner.max-calls=2").run(context -> {
+            Prices prices = context.getBean(Prices.class);
+            CountDownLatch inside = new CountDownLatch(2);
+            CountDownLatch leave = new CountDownLatch(1);
+            ExecutorService pool = Executors.newFixedThreadPool(2);
+            List<CompletableFuture<String>> calls = new ArrayList<>();
+            try {
+                for (int i = 0; i < 2; i++) {
+                    calls.add(CompletableFuture.supplyAsync(() -> {
+                        try {
+                            return prices.callPartner(inside, leave);
+                        } catch (InterruptedException e) {
+                            throw new IllegalStateException(e);
+                        }
+                    }, pool));
+                }
+                assertThat(inside.await(10, TimeUnit.SECONDS)).as("two calls inside at once").isTrue();
+                assertThat(context.getBean(LockClient.class).locks()).as("what the actuator shows")
+                        .filteredOn(lock -> lock.type().equals("semaphore")).hasSize(2);
+                assertThatThrownBy(() -> prices.callPartner(new CountDownLatch(1), leave))
+                        .isInstanceOf(io.distlock.core.LockAcquisitionException.class)
+                        .hasMessageContaining("partner");
+                leave.countDown();
+                for (CompletableFuture<String> call : calls) {
+                    assertThat(call.get(10, TimeUnit.SECONDS)).isEqualTo("called");
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            assertThat(prices.callPartner(new CountDownLatch(1), leave)).isEqualTo("called");
+            MeterRegistry registry = context.getBean(MeterRegistry.class);
+            assertThat(registry.get("distlock.acquire").tag("name", "partner").tag("type", "semaphore")
+                    .tag("result", "acquired").timer().count()).isEqualTo(3);
+            assertThat(registry.get("distlock.acquire").tag("name", "partner").tag("type", "semaphore")
                     .tag("result", "timeout").timer().count()).isEqualTo(1);
         });
     }

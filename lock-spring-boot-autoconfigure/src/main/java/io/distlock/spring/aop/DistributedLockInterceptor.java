@@ -47,7 +47,7 @@ final class DistributedLockInterceptor implements MethodInterceptor {
         }
         List<String> lockNames = names.lockNames(locked, invocation.getArguments(), target);
         TypedLocks typed = locks.get();
-        List<RedisLock> held = lockNames.stream().map(name -> typed.lock(locked.type(), name, locked.name())).toList();
+        List<RedisLock> held = lockNames.stream().map(name -> typed.lock(locked.type(), name, locked.name(), locked.permits())).toList();
         return locked.returns().invoke(invocation, new LockedCall(locked, typed.client(), held,
                 holderFor(locked, typed.client(), lockNames), cancellations.get()));
     }

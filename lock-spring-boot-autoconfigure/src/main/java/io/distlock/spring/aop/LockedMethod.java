@@ -27,7 +27,7 @@ import java.time.Duration;
  *                        {@code null} to release them when the method ends
  * @param returns         how the result decides when the locks are released
  */
-record LockedMethod(String name, Method method, LockType type, @Nullable Expression key, Duration waitTime,
+record LockedMethod(String name, Method method, LockType type, int permits, @Nullable Expression key, Duration waitTime,
                     @Nullable Duration leaseTime, OnFailure onFailure, OnLost onLost, @Nullable Duration minHoldTime,
                     ReturnStrategy returns) {
 }

@@ -80,10 +80,45 @@ final class LockedMethods {
             throw new InvalidLockAnnotationException(where, "minHoldTime needs a REENTRANT or FENCED lock; a "
                     + lock.type() + " lock cannot be kept taken after its release");
         }
-        return Optional.of(new LockedMethod(name, specific, lock.type(), key,
+        int permits = permits(lock, where);
+        return Optional.of(new LockedMethod(name, specific, lock.type(), permits, key,
                 wait != null ? wait : settings.defaultWaitTime(), lease != null ? lease : settings.defaultLeaseTime(),
                 lock.onFailure(), lock.onLost(), minHold == null || minHold.isZero() ? null : minHold,
                 ReturnStrategies.forMethod(specific, lock.onFailure(), where)));
+    }
+
+    /** @return the semaphore's permit count; 0 for the other kinds, which take none */
+    private int permits(DistributedLock lock, String where) {
+        String text = lock.permits();
+        if (lock.type() != LockType.SEMAPHORE) {
+            if (!text.isBlank()) {
+                throw new InvalidLockAnnotationException(where, "permits = '" + text + "' needs type = SEMAPHORE; a "
+                        + lock.type() + " lock has no permits");
+            }
+            return 0;
+        }
+        if (text.isBlank()) {
+            throw new InvalidLockAnnotationException(where, "type SEMAPHORE needs permits: how many calls may hold "
+                    + "a permit at a time, e.g. permits = \"5\" or \"${my.property:5}\"");
+        }
+        String resolved;
+        try {
+            resolved = environment.resolveRequiredPlaceholders(text).trim();
+        } catch (IllegalArgumentException e) {
+            throw new InvalidLockAnnotationException(where, "permits '" + text + "' cannot be resolved ("
+                    + e.getMessage() + ")", e);
+        }
+        int permits;
+        try {
+            permits = Integer.parseInt(resolved);
+        } catch (NumberFormatException e) {
+            permits = 0;
+        }
+        if (permits <= 0) {
+            throw new InvalidLockAnnotationException(where, "permits '" + text + "' is '" + resolved + "', not a "
+                    + "positive whole number; use e.g. 5 or ${my.property:5}");
+        }
+        return permits;
     }
 
     private Expression parse(String expression, String where) {

@@ -31,12 +31,13 @@ final class TypedLocks {
     }
 
     /**
-     * @param type  the kind
-     * @param name  the full lock name
-     * @param group the static name
-     * @return the lock
+     * @param type    the kind
+     * @param name    the full lock name
+     * @param group   the static name
+     * @param permits the permit count of a {@link LockType#SEMAPHORE}, else unused
+     * @return the lock: for a semaphore, one permit of it
      */
-    RedisLock lock(LockType type, String name, String group) {
+    RedisLock lock(LockType type, String name, String group, int permits) {
         return switch (type) {
             case REENTRANT -> client.getLock(name, group);
             case FAIR -> client.getFairLock(name, group);
@@ -45,6 +46,7 @@ final class TypedLocks {
             case FENCED -> client.getFencedLock(name, group);
             case RED_LOCK -> new RedLock(redLockMasters.stream()
                     .map(node -> node.getLock(name, group)).toArray(RedisLock[]::new));
+            case SEMAPHORE -> client.getSemaphore(name, group, permits).asLock();
         };
     }
 }
