@@ -38,6 +38,8 @@ public record CheckerSettings(long seed, int seconds, int workers, int threads, 
     public static final List<String> NAMES = List.of("n0", "n1", "n2", "n3");
     /** The RedLock name, its own namespace on the three RedLock masters: one, so that RedLocks contend. */
     public static final List<String> RED_NAMES = List.of("red0");
+    /** The permit count of every semaphore the workers take. */
+    public static final int PERMITS = 2;
     /** Lease of watchdog holds: renewed every second. */
     public static final Duration WATCHDOG = Duration.ofSeconds(3);
     /** Command timeout of the workers' clients. */

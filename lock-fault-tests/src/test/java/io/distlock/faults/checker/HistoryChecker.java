@@ -11,6 +11,8 @@ import java.util.List;
  * <ul>
  *   <li>{@code OVERLAP}: two holders inside one name at once where one hold is exclusive, unless an
  *       honest lease expiry explains it ({@link OverlapCheck}, {@link Excuse});</li>
+ *   <li>{@code PERMITS}: more permits of one semaphore out at once than it has, unless honest
+ *       lease expiries explain it ({@link PermitCheck});</li>
  *   <li>{@code TOKEN}: a fencing token that does not grow, never excused ({@link TokenCheck});</li>
  *   <li>{@code FIFO}: a fair lock serving a later waiter before an earlier one ({@link FairOrderCheck});</li>
  *   <li>{@code WAIT}: a call that took longer than its wait time plus
@@ -46,10 +48,15 @@ final class HistoryChecker {
 
     /** Runs every check. */
     void check() {
-        OverlapCheck overlaps = new OverlapCheck(new HonestExpiry(faults));
+        HonestExpiry expiry = new HonestExpiry(faults);
+        OverlapCheck overlaps = new OverlapCheck(expiry);
         overlaps.check(ops);
         violations.addAll(overlaps.violations());
         excused.addAll(overlaps.excused());
+        PermitCheck permits = new PermitCheck(expiry);
+        permits.check(ops);
+        violations.addAll(permits.violations());
+        excused.addAll(permits.excused());
         violations.addAll(new TokenCheck().check(ops));
         FairOrderCheck fairOrder = new FairOrderCheck(faults);
         violations.addAll(fairOrder.check(ops));

@@ -25,7 +25,8 @@ class HistoryCheckerTest {
         private long waitMs = 1_000;
         private long leaseMs = WATCHDOG;
         private long callStart;
-        private final List<Long> reentries = new ArrayList<>();
+        /** Each re-entry's call, start and end in ms. */
+        private final List<long[]> reentries = new ArrayList<>();
         private long callEnd = -1;
         private long entry = -1;
         private long exit = -1;
@@ -35,6 +36,7 @@ class HistoryCheckerTest {
         private Outcome outcome = Outcome.ACQUIRED;
         private String release = "OK";
         private long queued = -1;
+        private long innerRelease = -1;
 
         private Op(String holder, LockKind kind, String lock) {
             this.holder = holder;
@@ -67,7 +69,18 @@ class HistoryCheckerTest {
         }
 
         Op reenteredAt(long ms) {
-            reentries.add(ms);
+            return reenteredBetween(ms, ms + REENTRY_MS);
+        }
+
+        /** A re-entry call that began at {@code startMs} and returned {@code true} at {@code endMs}. */
+        Op reenteredBetween(long startMs, long endMs) {
+            reentries.add(new long[] {startMs, endMs});
+            return this;
+        }
+
+        /** The holds but the last were given back from {@code ms} on. */
+        Op innerReleaseAt(long ms) {
+            innerRelease = ms;
             return this;
         }
 
@@ -104,12 +117,12 @@ class HistoryCheckerTest {
 
         OpRecord record() {
             List<LeaseCall> leaseCalls = new ArrayList<>(List.of(new LeaseCall(callStart * MS, callEnd * MS)));
-            reentries.forEach(ms -> leaseCalls.add(new LeaseCall(ms * MS, (ms + REENTRY_MS) * MS)));
+            reentries.forEach(call -> leaseCalls.add(new LeaseCall(call[0] * MS, call[1] * MS)));
             long done = Math.max(callEnd, exit);
             return new OpRecord(holder + "." + callStart, worker, holder, call, kind, List.of(lock), waitMs, leaseMs,
-                    callStart * MS, callEnd * MS, outcome, entry >= 0 ? 1 : 0, entry < 0 ? -1 : entry * MS,
+                    callStart * MS, callEnd * MS, outcome, entry >= 0 ? 1 + reentries.size() : 0, entry < 0 ? -1 : entry * MS,
                     exit < 0 ? -1 : exit * MS, token, lost, release, "test", leaseCalls, 0, done * MS,
-                    queued < 0 ? -1 : queued * MS);
+                    queued < 0 ? -1 : queued * MS, innerRelease < 0 ? -1 : innerRelease * MS);
         }
     }
 
@@ -142,6 +155,68 @@ class HistoryCheckerTest {
                 Op.of("c", LockKind.REENTRANT, "X:n1").held(11, 12, 18),
                 Op.of("d", LockKind.REENTRANT, "X:n2").held(11, 12, 18)));
         assertThat(checker.violations()).isEmpty();
+    }
+
+    @Test
+    void aPermitMoreThanTheSemaphoreHasIsAViolationAndLocksOfItsNameDoNotCount() {
+        HistoryChecker checker = check(List.of(Op.of("a", LockKind.SEMAPHORE, "P:n0").held(9, 10, 30),
+                Op.of("b", LockKind.SEMAPHORE, "P:n0").held(11, 12, 30),
+                Op.of("c", LockKind.REENTRANT, "X:n0").held(13, 14, 30),
+                Op.of("d", LockKind.SEMAPHORE, "P:n0").held(20, 30, 40)));
+        assertThat(checker.violations()).as("two permits, then one more as the others left").isEmpty();
+
+        HistoryChecker third = check(List.of(Op.of("a", LockKind.SEMAPHORE, "P:n0").held(9, 10, 30),
+                Op.of("b", LockKind.SEMAPHORE, "P:n0").held(11, 12, 30),
+                Op.of("c", LockKind.SEMAPHORE, "P:n0").held(20, 29, 40)));
+        assertThat(third.violations()).singleElement().satisfies(found -> {
+            assertThat(found.kind()).isEqualTo("PERMITS");
+            assertThat(found.message()).contains("3 permits of semaphore n0 (of 2)");
+        });
+    }
+
+    /** A holder's second permit counts until its inner release began. */
+    @Test
+    void aHoldersSecondPermitCountsUntilItsInnerRelease() {
+        Op twoPermits = Op.of("a", LockKind.SEMAPHORE, "P:n0").reenteredAt(15).innerReleaseAt(50).held(9, 10, 100);
+        HistoryChecker during = check(List.of(twoPermits, Op.of("b", LockKind.SEMAPHORE, "P:n0").held(30, 40, 60)));
+        assertThat(during.violations()).extracting(Finding::kind).containsExactly("PERMITS");
+
+        HistoryChecker after = check(List.of(twoPermits, Op.of("b", LockKind.SEMAPHORE, "P:n0").held(30, 50, 60)));
+        assertThat(after.violations()).isEmpty();
+    }
+
+    /**
+     * A thread whose explicit lease ran out while it waited for one more permit gets a fresh permit
+     * (its earlier ones are gone with the lease): three grants, but never three permits at once.
+     */
+    @Test
+    void aHoldersOwnPermitsThatCouldHaveRunOutBeforeItsNextGrantDoNotCount() {
+        Op lapsedWhileWaiting = Op.of("a", LockKind.SEMAPHORE, "P:n0").lease(600).reenteredAt(15)
+                .reenteredBetween(100, 1_000).innerReleaseAt(1_500).held(0, 10, 2_000);
+        HistoryChecker checker = check(List.of(lapsedWhileWaiting));
+        assertThat(checker.violations()).isEmpty();
+        assertThat(checker.excused()).singleElement()
+                .satisfies(found -> assertThat(found.finding().kind()).isEqualTo("PERMITS"));
+
+        Op grantedWithLeaseLeft = Op.of("a", LockKind.SEMAPHORE, "P:n0").lease(600).reenteredAt(15)
+                .reenteredBetween(100, 400).innerReleaseAt(1_500).held(0, 10, 2_000);
+        assertThat(check(List.of(grantedWithLeaseLeft)).violations()).extracting(Finding::kind)
+                .containsExactly("PERMITS");
+    }
+
+    @Test
+    void aPermitOutPastItsExplicitLeaseExcusesTheExcessOnlyOnceItCouldHaveRunOut() {
+        Op lapsed = Op.of("a", LockKind.SEMAPHORE, "P:n0").lease(3_000).held(0, 10, 5_000);
+        Op other = Op.of("b", LockKind.SEMAPHORE, "P:n0").held(100, 200, 5_000);
+        HistoryChecker excused = check(List.of(lapsed, other,
+                Op.of("c", LockKind.SEMAPHORE, "P:n0").held(2_000, 3_200, 3_300)));
+        assertThat(excused.violations()).isEmpty();
+        assertThat(excused.excused()).singleElement()
+                .satisfies(found -> assertThat(found.finding().kind()).isEqualTo("PERMITS"));
+
+        HistoryChecker tooEarly = check(List.of(lapsed, other,
+                Op.of("c", LockKind.SEMAPHORE, "P:n0").held(2_000, 2_800, 3_300)));
+        assertThat(tooEarly.violations()).extracting(Finding::kind).containsExactly("PERMITS");
     }
 
     @Test
@@ -308,6 +383,22 @@ class HistoryCheckerTest {
         assertThat(check(List.of(reader, Op.of("b", LockKind.READ, "S:n0").held(0, 10, longerThanTheSlack - 500)))
                 .violations()).as("another reader does not keep a reader out").extracting(Finding::kind)
                 .containsExactly("LOCK_WAIT");
+    }
+
+    /** A semaphore of two permits is free while fewer than two are out; a holder of two fills it alone. */
+    @Test
+    void aLockCallOnASemaphoreWaitsLegitimatelyOnlyWhileEveryPermitIsOut() {
+        long longerThanTheSlack = CheckerSettings.WAIT_SLACK_MS + 1_000;
+        Op waiter = Op.of("a", LockKind.SEMAPHORE, "P:n0").call(Operation.Call.LOCK, -1).held(0, longerThanTheSlack,
+                longerThanTheSlack + 10);
+        Op one = Op.of("b", LockKind.SEMAPHORE, "P:n0").held(0, 10, longerThanTheSlack - 100);
+        assertThat(check(List.of(waiter, one, Op.of("c", LockKind.REENTRANT, "X:n0").held(0, 10, longerThanTheSlack)))
+                .violations()).as("one permit out, and a lock of the same name").extracting(Finding::kind)
+                .containsExactly("LOCK_WAIT");
+        assertThat(check(List.of(waiter, one, Op.of("c", LockKind.SEMAPHORE, "P:n0").held(0, 10, longerThanTheSlack)))
+                .violations()).as("both permits out").isEmpty();
+        assertThat(check(List.of(waiter, Op.of("b", LockKind.SEMAPHORE, "P:n0").reenteredAt(20).innerReleaseAt(500)
+                .held(0, 10, longerThanTheSlack - 100))).violations()).as("one holder with both permits").isEmpty();
     }
 
     @Test

@@ -7,8 +7,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What a run left in Redis once every client closed and every lease passed. A lock hash or a
- * readers set still there is a hold nobody released and no lease ended; fence counters stay by
+ * What a run left in Redis once every client closed and every lease passed. A lock hash, a
+ * readers set, or a semaphore's hash or leases still there is a hold nobody released and no lease
+ * ended; fence counters stay by
  * design; fair-lock waiting-room keys (queue, timeouts, clients) are listed apart: once every
  * queue deadline passed, none should be left either.
  */
@@ -36,7 +37,7 @@ final class LeftoverHolds {
         return leftovers;
     }
 
-    /** @return lock hashes and readers sets still present, with their contents and TTL */
+    /** @return lock hashes, readers sets and semaphore keys still present, with their contents and TTL */
     List<String> holds() {
         return holds;
     }
@@ -51,7 +52,7 @@ final class LeftoverHolds {
             return;  // a fence counter stays by design; a remembered answer ends by itself
         }
         String where = server.port() + " " + key;
-        if (key.endsWith("}") || key.endsWith(":readers")) {
+        if (key.endsWith("}") || key.endsWith(":readers") || key.endsWith("}:sem") || key.endsWith("}:sem:leases")) {
             Object content = "hash".equals(server.commandString("TYPE", key))
                     ? server.command("HGETALL", key) : server.command("ZRANGE", key, "0", "-1", "WITHSCORES");
             holds.add(where + " = " + content + ", pttl " + server.command("PTTL", key));

@@ -10,26 +10,31 @@ import java.util.List;
  */
 public enum LoadProfile {
     /** Every kind, on four names and the RedLock name. */
-    MIXED(4, 50, 3, 4, 12, 12, 12, 12, 12, 15, 25),
+    MIXED(4, 50, 3, 4, 10, 10, 10, 10, 10, 15, 25, 10),
     /** Reentrant locks on one name; a quarter of the holds outlive a short explicit lease. */
-    EXCLUSIVE(1, 50, 0, 25, 100, 0, 0, 0, 0, 0, 0),
+    EXCLUSIVE(1, 50, 0, 25, 100, 0, 0, 0, 0, 0, 0, 0),
     /** Reentrant locks on two names; half the holds outlive several watchdog renewals. */
-    WATCHDOG(2, 50, 50, 0, 100, 0, 0, 0, 0, 0, 0),
+    WATCHDOG(2, 50, 50, 0, 100, 0, 0, 0, 0, 0, 0, 0),
     /** Fenced locks on one name. */
-    FENCED(1, 50, 0, 0, 0, 0, 100, 0, 0, 0, 0),
+    FENCED(1, 50, 0, 0, 0, 0, 100, 0, 0, 0, 0, 0),
     /** Read and write locks on one name. */
-    READ_WRITE(1, 50, 0, 0, 0, 0, 0, 50, 50, 0, 0),
+    READ_WRITE(1, 50, 0, 0, 0, 0, 0, 50, 50, 0, 0, 0),
     /** Fair locks on one name, held long enough for a queue to form. */
-    FAIR(1, 600, 0, 0, 0, 100, 0, 0, 0, 0, 0),
+    FAIR(1, 600, 0, 0, 0, 100, 0, 0, 0, 0, 0, 0),
     /**
      * MultiLocks over two or three of three names, among reentrant and write locks on single names:
      * a MultiLock often gets its first components and then finds a later one taken.
      */
-    MULTI(3, 500, 0, 0, 35, 0, 0, 0, 35, 30, 0),
+    MULTI(3, 500, 0, 0, 35, 0, 0, 0, 35, 30, 0, 0),
     /** RedLocks on the one RedLock name. */
-    RED(1, 50, 0, 0, 0, 0, 0, 0, 0, 0, 100),
+    RED(1, 50, 0, 0, 0, 0, 0, 0, 0, 0, 100, 0),
     /** Reentrant and fenced locks on one name: one JVM's waiters of both kinds sleep side by side. */
-    HAND_OFF(1, 50, 0, 0, 60, 0, 40, 0, 0, 0, 0);
+    HAND_OFF(1, 50, 0, 0, 60, 0, 40, 0, 0, 0, 0, 0),
+    /**
+     * Semaphores on one name, held long enough for every permit to be out; a few holds outlive a
+     * short explicit lease or several watchdog renewals.
+     */
+    SEMAPHORE(1, 200, 3, 5, 0, 0, 0, 0, 0, 0, 0, 100);
 
     private final int names;
     private final int maxHoldMs;

@@ -4,12 +4,12 @@ import io.distlock.faults.checker.OpRecord.Outcome;
 
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * {@code LOCK_WAIT}: a {@code lock()} (no wait limit) that went on waiting while its lock was
@@ -18,14 +18,17 @@ import java.util.Set;
  * keep it out was running. Another operation counts as keeping the lock from its call until it
  * ended ({@link OpRecord#done()}), plus {@link #RELEASE_MARGIN_MS} when its last release was
  * confirmed, else plus its whole lease (an attempt that got nothing may still hold until its undo,
- * a release that failed leaves the lease to run out). Reads do not keep out a read.
+ * a release that failed leaves the lease to run out). Reads do not keep out a read. A semaphore is
+ * free while fewer than {@link CheckerSettings#PERMITS} of its permits could be out: each other
+ * operation on it counts with every permit it took, over its whole span.
  */
 final class LockWaitCheck {
 
     /** After a confirmed release, how long the lock may still look taken (a yield to another client's waiter), in ms. */
     static final long RELEASE_MARGIN_MS = 200;
 
-    private record Span(long from, long to) {
+    /** An operation that may keep the waiter out from {@code from} to {@code to}, with {@code permits} permits. */
+    private record Span(long from, long to, int permits) {
     }
 
     private final List<FaultRecord> faults;
@@ -69,16 +72,27 @@ final class LockWaitCheck {
             if (!other.holder().equals(waiter.holder()) && keepsOut(other, waiter)) {
                 long end = other.done() < 0 ? Long.MAX_VALUE : other.done() + 1_000_000 * ("OK".equals(other.release())
                         ? RELEASE_MARGIN_MS : other.effectiveLeaseMs());
-                taken.add(new Span(Math.max(other.callStart(), waiter.callStart()), Math.min(end, waiter.callEnd())));
+                taken.add(new Span(Math.max(other.callStart(), waiter.callStart()), Math.min(end, waiter.callEnd()),
+                        Math.max(1, other.depth())));
             }
         }
         taken.removeIf(span -> span.from() >= span.to());
-        taken.sort(Comparator.comparingLong(Span::from));
+        int capacity = waiter.kind() == LockKind.SEMAPHORE ? CheckerSettings.PERMITS : 1;
+        // Sweep the spans' ends: the lock is free wherever fewer than its capacity are taken.
+        TreeMap<Long, Integer> changes = new TreeMap<>();
+        for (Span span : taken) {
+            changes.merge(span.from(), span.permits(), Integer::sum);
+            changes.merge(span.to(), -span.permits(), Integer::sum);
+        }
         long free = 0;
         long cursor = waiter.callStart();
-        for (Span span : taken) {
-            free += Math.max(0, span.from() - cursor);
-            cursor = Math.max(cursor, span.to());
+        int out = 0;
+        for (Map.Entry<Long, Integer> change : changes.entrySet()) {
+            if (out < capacity) {
+                free += change.getKey() - cursor;
+            }
+            out += change.getValue();
+            cursor = change.getKey();
         }
         return free + Math.max(0, waiter.callEnd() - cursor);
     }
@@ -88,7 +102,8 @@ final class LockWaitCheck {
         for (String lock : waiter.locks()) {
             String name = lock.substring(2);
             boolean exclusive = lock.startsWith("X:");
-            if (other.locks().contains("X:" + name) || (exclusive && other.locks().contains("S:" + name))) {
+            if (lock.startsWith("P:") ? other.locks().contains(lock)
+                    : other.locks().contains("X:" + name) || (exclusive && other.locks().contains("S:" + name))) {
                 return true;
             }
         }

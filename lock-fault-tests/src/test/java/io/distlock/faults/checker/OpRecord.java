@@ -44,11 +44,14 @@ import java.util.stream.Stream;
  * @param queued     when the library first said the acquisition was waiting, which for a fair
  *                   lock means its first attempt found it taken and queued it in Redis (an upper
  *                   bound: said after it happened); -1 if it did not say so
+ * @param innerRelease when the releases of all holds but the last began, halfway through the
+ *                   critical section: until then the holder had all {@code depth} holds; -1 if it
+ *                   had one
  */
 public record OpRecord(String id, int worker, String holder, Operation.Call call, LockKind kind, List<String> locks,
                        long waitMs, long leaseMs, long callStart, long callEnd, Outcome outcome, int depth,
                        long entry, long exit, long token, boolean lost, String release, String detail,
-                       List<LeaseCall> leaseCalls, int client, long done, long queued) {
+                       List<LeaseCall> leaseCalls, int client, long done, long queued, long innerRelease) {
 
     /** How an acquisition ended. */
     public enum Outcome {
@@ -60,7 +63,7 @@ public record OpRecord(String id, int worker, String holder, Operation.Call call
     }
 
     private static final String TAG = "OP";
-    private static final int FIELDS = 23;
+    private static final int FIELDS = 24;
 
     /** @return whether this record has a critical section */
     public boolean held() {
@@ -84,6 +87,19 @@ public record OpRecord(String id, int worker, String holder, Operation.Call call
         return from;
     }
 
+    /**
+     * @param moment a moment of the hold
+     * @return this record with only the lease calls that returned before {@code moment} (this
+     *         record itself if none did): the hold as it stood then, to judge whether its lease
+     *         could have run out before
+     */
+    public OpRecord leaseSetBefore(long moment) {
+        List<LeaseCall> before = leaseCalls.stream().filter(set -> set.end() < moment).toList();
+        return before.isEmpty() ? this : new OpRecord(id, worker, holder, call, kind, locks, waitMs, leaseMs, callStart,
+                callEnd, outcome, depth, entry, exit, token, lost, release, detail, before, client, done, queued,
+                innerRelease);
+    }
+
     /** @return the lease that ends the hold if nobody renews or releases it: the explicit one, or the watchdog's */
     public long effectiveLeaseMs() {
         return leaseMs > 0 ? leaseMs : CheckerSettings.WATCHDOG.toMillis();
@@ -96,7 +112,7 @@ public record OpRecord(String id, int worker, String holder, Operation.Call call
                 Long.toString(callEnd), outcome.name(), Integer.toString(depth), Long.toString(entry),
                 Long.toString(exit), Long.toString(token), Boolean.toString(lost), release, detail,
                 String.join(",", leaseCalls.stream().map(LeaseCall::toText).toList()), Integer.toString(client),
-                Long.toString(done), Long.toString(queued));
+                Long.toString(done), Long.toString(queued), Long.toString(innerRelease));
     }
 
     /**
@@ -113,6 +129,6 @@ public record OpRecord(String id, int worker, String holder, Operation.Call call
                 Long.parseLong(f[10]), Outcome.valueOf(f[11]), Integer.parseInt(f[12]), Long.parseLong(f[13]),
                 Long.parseLong(f[14]), Long.parseLong(f[15]), Boolean.parseBoolean(f[16]), f[17], f[18],
                 Stream.of(f[19].split(",")).map(LeaseCall::parse).toList(), Integer.parseInt(f[20]),
-                Long.parseLong(f[21]), Long.parseLong(f[22]));
+                Long.parseLong(f[21]), Long.parseLong(f[22]), Long.parseLong(f[23]));
     }
 }

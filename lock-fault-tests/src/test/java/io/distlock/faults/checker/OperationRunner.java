@@ -37,8 +37,16 @@ final class OperationRunner implements Runnable {
     private record InFlight(Operation op, String holder, long callStart, long entry) {
     }
 
-    /** How a critical section ended: its exit time and how the releases went. */
-    private record Section(long exit, String release) {
+    /**
+     * How a critical section ended: when the releases of all holds but one began (-1 if it had
+     * one), its exit time, and how the releases went.
+     */
+    private record Section(long innerRelease, long exit, String release) {
+
+        /** @return no critical section: how the clean-up after the failed acquisition went */
+        static Section none(String release) {
+            return new Section(-1, -1, release);
+        }
     }
 
     private final int worker;
@@ -93,7 +101,7 @@ final class OperationRunner implements Runnable {
             return null;
         }
         return record(current.op(), current.holder(), current.callStart(), -1, Outcome.UNFINISHED, 0, current.entry(),
-                -1, -1, false, "-", List.of(new LeaseCall(current.callStart(), -1)), -1);
+                Section.none("-"), -1, false, List.of(new LeaseCall(current.callStart(), -1)), -1);
     }
 
     private OpRecord onThread(Operation op) {
@@ -124,7 +132,7 @@ final class OperationRunner implements Runnable {
                 release = "HELD_AFTER_INTERRUPT";
                 releaseOnThread(lock, op, 1);
             }
-            return record(op, holder, callStart, callEnd, outcome, 0, -1, -1, -1, false, release,
+            return record(op, holder, callStart, callEnd, outcome, 0, -1, Section.none(release), -1, false,
                     List.of(new LeaseCall(callStart, callEnd)), queued);
         }
         long entry = callEnd;
@@ -143,8 +151,7 @@ final class OperationRunner implements Runnable {
         Section section = criticalSection(op, depth, times -> skip ? "OK" : releaseOnThread(lock, op, times));
         boolean lost = "LOST".equals(section.release()) || reports.lostReported(op.names(),
                 id -> id.endsWith(":" + threadId), callStart, System.nanoTime());
-        return record(op, holder, callStart, callEnd, outcome, depth, entry, section.exit(), token, lost,
-                section.release(), leaseCalls, queued);
+        return record(op, holder, callStart, callEnd, outcome, depth, entry, section, token, lost, leaseCalls, queued);
     }
 
     private OpRecord async(Operation op) {
@@ -212,7 +219,7 @@ final class OperationRunner implements Runnable {
                 release = "HELD_AFTER_CANCEL";
                 releaseAsync(lock, op, holder, 1);
             }
-            return record(op, holder, callStart, callEnd, outcome, 0, -1, -1, -1, false, release,
+            return record(op, holder, callStart, callEnd, outcome, 0, -1, Section.none(release), -1, false,
                     List.of(new LeaseCall(callStart, callEnd)), queued);
         }
         inFlight = new InFlight(op, holder, callStart, entry);
@@ -220,8 +227,8 @@ final class OperationRunner implements Runnable {
         Section section = criticalSection(op, acquired, times -> releaseAsync(lock, op, holder, times));
         boolean lost = "LOST".equals(section.release())
                 || reports.lostReported(op.names(), holder::equals, callStart, System.nanoTime());
-        return record(op, holder, callStart, callEnd, Outcome.ACQUIRED, acquired, entry, section.exit(), token, lost,
-                section.release(), leaseCalls, queued);
+        return record(op, holder, callStart, callEnd, Outcome.ACQUIRED, acquired, entry, section, token, lost,
+                leaseCalls, queued);
     }
 
     /**
@@ -232,10 +239,11 @@ final class OperationRunner implements Runnable {
      */
     private static Section criticalSection(Operation op, int holds, IntFunction<String> release) {
         pause(op.holdMs() / 2);
+        long innerRelease = holds > 1 ? System.nanoTime() : -1;
         String inner = holds > 1 ? release.apply(holds - 1) : "OK";
         pause(op.holdMs() - op.holdMs() / 2);
         long exit = System.nanoTime();
-        return new Section(exit, worse(inner, release.apply(1)));
+        return new Section(innerRelease, exit, worse(inner, release.apply(1)));
     }
 
     private static boolean acquire(RedisLock lock, Operation op) throws InterruptedException {
@@ -376,11 +384,11 @@ final class OperationRunner implements Runnable {
     }
 
     private OpRecord record(Operation op, String holder, long callStart, long callEnd, Outcome outcome, int depth,
-                            long entry, long exit, long token, boolean lost, String release,
-                            List<LeaseCall> leaseCalls, long queued) {
+                            long entry, Section section, long token, boolean lost, List<LeaseCall> leaseCalls,
+                            long queued) {
         return new OpRecord("w" + worker + ".t" + thread + "." + op.index(), worker, holder, op.call(), op.kind(),
-                WorkerLocks.coverage(op), op.waitMs(), op.leaseMs(), callStart, callEnd, outcome, depth, entry, exit,
-                token, lost, release, op.toString(), leaseCalls, op.client(),
-                outcome == Outcome.UNFINISHED ? -1 : System.nanoTime(), queued);
+                WorkerLocks.coverage(op), op.waitMs(), op.leaseMs(), callStart, callEnd, outcome, depth, entry,
+                section.exit(), token, lost, section.release(), op.toString(), leaseCalls, op.client(),
+                outcome == Outcome.UNFINISHED ? -1 : System.nanoTime(), queued, section.innerRelease());
     }
 }

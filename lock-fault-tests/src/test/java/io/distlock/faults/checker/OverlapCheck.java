@@ -39,6 +39,9 @@ final class OverlapCheck {
             }
             long exit = op.exit() < 0 ? Long.MAX_VALUE : op.exit();
             for (String lock : op.locks()) {
+                if (lock.startsWith("P:")) {
+                    continue;  // a semaphore permit: PermitCheck's
+                }
                 byName.computeIfAbsent(lock.substring(2), name -> new ArrayList<>())
                         .add(new Hold(op, op.entry(), exit, lock.startsWith("X:")));
             }

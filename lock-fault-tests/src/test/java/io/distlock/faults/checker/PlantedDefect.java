@@ -64,7 +64,13 @@ enum PlantedDefect {
     HAND_OFF_TO_A_WAITER_OF_ANOTHER_KIND("io/distlock/core/internal/engine/Releases.java",
             "sleepers.claimFirst(waiter -> waiter.protocol() == hold.protocol())",
             "sleepers.claimFirst(waiter -> true)",
-            "TOKEN", LoadProfile.HAND_OFF, false);
+            "TOKEN", LoadProfile.HAND_OFF, false),
+
+    /** sem_acquire.lua grants one permit more than the semaphore has. */
+    SEMAPHORE_WITH_A_PERMIT_TOO_MANY("io/distlock/core/internal/scripts/sem_acquire.lua",
+            "if tonumber(redis.call('hget', KEYS[1], '#used') or '0') >= tonumber(ARGV[5]) then",
+            "if tonumber(redis.call('hget', KEYS[1], '#used') or '0') > tonumber(ARGV[5]) then",
+            "PERMITS", LoadProfile.SEMAPHORE, false);
 
     private final String file;
     private final String snippet;

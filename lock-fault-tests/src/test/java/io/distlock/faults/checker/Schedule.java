@@ -90,7 +90,10 @@ public final class Schedule {
                     + random.nextInt((int) (CheckerSettings.MAX_LEASE_MS - CheckerSettings.MIN_LEASE_MS + 1));
             holdMs = random.nextInt((kind == LockKind.RED ? RED_HOLD_MS : profile.maxHoldMs()) + 1);
         }
-        int depth = call == Operation.Call.ASYNC_PAIR ? 1 : 1 + random.nextInt(4);
+        // A thread that takes more permits with lock() could wait forever on permits that threads
+        // doing the same hold: semaphore re-entries always have a wait time.
+        int depth = call == Operation.Call.ASYNC_PAIR || (call == Operation.Call.LOCK && kind == LockKind.SEMAPHORE)
+                ? 1 : 1 + random.nextInt(4);
         boolean threadCall = call == Operation.Call.LOCK || call == Operation.Call.TRY_LOCK;
         long interruptAfterMs = threadCall && random.nextInt(5) == 0 ? random.nextInt(300) : -1;
         long cancelAfterMs = !threadCall && random.nextInt(4) == 0 ? random.nextInt(300) : -1;

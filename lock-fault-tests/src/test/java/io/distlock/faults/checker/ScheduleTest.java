@@ -42,6 +42,17 @@ class ScheduleTest {
                 .anyMatch(op -> op.leaseMs() > 0 && op.holdMs() > op.leaseMs());
     }
 
+    /** Two threads each holding a permit and asking for another without a wait limit would wait forever. */
+    @Test
+    void semaphoreReEntriesAlwaysHaveAWaitLimit() {
+        Schedule schedule = new Schedule(7, LoadProfile.SEMAPHORE, 0, 0);
+        List<Operation> plan = IntStream.range(0, 500).mapToObj(i -> schedule.next()).toList();
+        assertThat(plan).extracting(Operation::kind).containsOnly(LockKind.SEMAPHORE);
+        assertThat(plan).filteredOn(op -> op.call() == Operation.Call.LOCK).isNotEmpty()
+                .allSatisfy(op -> assertThat(op.depth()).isEqualTo(1));
+        assertThat(plan).as("a thread takes several permits").anyMatch(op -> op.depth() > 1);
+    }
+
     @Test
     void aFocusedProfileDrawsOnlyItsKindsAndNames() {
         Schedule schedule = new Schedule(7, LoadProfile.HAND_OFF, 0, 0);

@@ -50,12 +50,14 @@ final class WorkerLocks {
 
     /**
      * @param op the operation
-     * @return what a hold of it covers, for the oracle: {@code X:name} or {@code S:name} per lock
+     * @return what a hold of it covers, for the oracle: {@code X:name} (exclusive), {@code S:name}
+     *         (shared) or {@code P:name} (a permit of a semaphore) per lock
      */
     static List<String> coverage(Operation op) {
         List<String> covered = new ArrayList<>();
         for (int i = 0; i < op.names().size(); i++) {
-            covered.add((op.componentKinds().get(i).exclusive() ? "X:" : "S:") + op.names().get(i));
+            LockKind kind = op.componentKinds().get(i);
+            covered.add((kind == LockKind.SEMAPHORE ? "P:" : kind.exclusive() ? "X:" : "S:") + op.names().get(i));
         }
         return covered;
     }
@@ -67,6 +69,7 @@ final class WorkerLocks {
             case FENCED -> client.getFencedLock(name);
             case READ -> client.getReadWriteLock(name).readLock();
             case WRITE -> client.getReadWriteLock(name).writeLock();
+            case SEMAPHORE -> client.getSemaphore(name, CheckerSettings.PERMITS).asLock();
             case MULTI, RED -> throw new IllegalArgumentException("not a single lock: " + kind);
         };
     }
