@@ -75,6 +75,11 @@ final class DistlockBackend implements LockBackend {
     }
 
     @Override
+    public Lock permit(String name, int permits) {
+        return client.getSemaphore(name, permits).asLock();
+    }
+
+    @Override
     public int watchdogBatchSize() {
         return LockEngine.RENEWAL_BATCH_SIZE;
     }

@@ -33,6 +33,15 @@ public interface LockBackend extends AutoCloseable {
      */
     Lock multiLock(String... names);
 
+    /**
+     * @param name    semaphore name
+     * @param permits its permit count
+     * @return one permit of the semaphore as a lock: {@code lock()} takes a permit (renewed by the
+     *         watchdog, or without a lease where the backend's permits have none), {@code unlock()}
+     *         gives back the calling thread's; the other methods are not supported
+     */
+    Lock permit(String name, int permits);
+
     /** @return the most locks the client's watchdog renews with one script call */
     int watchdogBatchSize();
 

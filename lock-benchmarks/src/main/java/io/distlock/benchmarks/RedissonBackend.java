@@ -4,6 +4,7 @@ import io.lettuce.core.RedisCredentials;
 import io.lettuce.core.RedisURI;
 import org.redisson.Redisson;
 import org.redisson.api.RLock;
+import org.redisson.api.RPermitExpirableSemaphore;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
 import org.redisson.config.Credentials;
@@ -131,6 +132,18 @@ final class RedissonBackend implements LockBackend {
     public Lock multiLock(String... names) {
         return client.getMultiLock(Arrays.stream(names).map(name -> client.getLock(namePrefix + name))
                 .toArray(RLock[]::new));
+    }
+
+    /**
+     * A permit of Redisson's {@code RPermitExpirableSemaphore}, the one whose permits have ids (so a
+     * permit is given back by its holder) like distlock's: acquired without a lease, since Redisson
+     * does not renew a permit's lease.
+     */
+    @Override
+    public Lock permit(String name, int permits) {
+        RPermitExpirableSemaphore semaphore = client.getPermitExpirableSemaphore(namePrefix + name);
+        semaphore.trySetPermits(permits);
+        return new PermitLock(semaphore);
     }
 
     @Override

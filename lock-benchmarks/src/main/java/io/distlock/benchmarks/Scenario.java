@@ -68,6 +68,21 @@ public enum Scenario {
         }
     },
 
+    /**
+     * All threads take a permit of one semaphore of {@link #SEMAPHORE_PERMITS} permits and give it
+     * back: permits taken per second, and the wait inside {@code acquire()}.
+     */
+    SEMAPHORE("permits/s", "all threads loop acquire(); release() on one semaphore of " + Scenario.SEMAPHORE_PERMITS
+            + " permits (redisson: RPermitExpirableSemaphore without a lease; distlock: watchdog leases); counts "
+            + "permits taken, latency = time inside acquire()") {
+        @Override
+        TimedLoad.StepFactory steps(LockBackend backend) {
+            // Fetched per worker of each load: the keys are deleted after every load, and with
+            // them Redisson's permit count, which fetching sets again.
+            return worker -> handOffs(backend.permit("semaphore", SEMAPHORE_PERMITS)).forWorker(worker);
+        }
+    },
+
     /** One thread locks and unlocks one key: pairs per second and the latency of one pair. */
     SINGLE("pairs/s", "one thread loops lock(); unlock() on one key; latency = one pair") {
         @Override
@@ -121,6 +136,9 @@ public enum Scenario {
             throw new UnsupportedOperationException("processes is measured by ProcessRun in child JVMs");
         }
     };
+
+    /** The permit count of the {@link #SEMAPHORE} scenario's semaphore. */
+    static final int SEMAPHORE_PERMITS = 2;
 
     private final String unit;
     private final String description;

@@ -37,7 +37,7 @@ class HtmlReportTest {
         assertThat(html).startsWith("<!DOCTYPE html>")
                 .contains("2026-11-24T10:15:30Z", "abc1234-dirty", "7.2.4", "Redisson 4.7.0", "OpenJDK 17")
                 .contains("<th>CPU cores</th><td>2</td>")
-                .contains("uncontended, contended, fair, read, multi, single, watchdog, processes")
+                .contains("uncontended, contended, fair, read, multi, semaphore, single, watchdog, processes")
                 .contains("16 threads (single: 1); 3 rounds", "warm-up 2 s before every measurement, measurement 5 s")
                 .contains("3 child JVMs x 4 threads; 3 rounds of 1 lock name and 8 lock names")
                 .contains("20,000 locks held by one client for 60 s, watchdog timeout 3 s")

@@ -62,6 +62,7 @@ class LockBenchmarkSmokeTest {
         assertThat(printed.toString(StandardCharsets.UTF_8))
                 .contains("| uncontended (4 threads) |", "| contended (4 threads) |", "| single (1 thread) |")
                 .contains("| fair (4 threads) |", "| read (4 threads) |", "| multi (4 threads) |")
+                .contains("| semaphore (4 threads) |")
                 .containsPattern("(PASS|MISS): \\(3\\) fair: distlock >= 1x redisson")
                 .contains("- uncontended r1: ", "- contended r2: ", "- single r2: ")
                 .containsPattern("(PASS|MISS): \\(2\\) contended: distlock p99");
@@ -71,7 +72,7 @@ class LockBenchmarkSmokeTest {
         List<String> links = XmlDocuments.elements(XmlDocuments.parse(Files.readString(page, StandardCharsets.UTF_8)),
                 "a").stream().map(link -> link.getAttribute("href")).toList();
         assertThat(links).containsExactly("throughput.svg", "latency-contended.svg", "latency-fair.svg",
-                "latency-single.svg");
+                "latency-semaphore.svg", "latency-single.svg");
         for (String chart : links) {
             Element svg = XmlDocuments.parse(Files.readString(reportDir.resolve(chart), StandardCharsets.UTF_8))
                     .getDocumentElement();
