@@ -71,6 +71,9 @@ class SampleApplicationTest {
         assertThat(unlocked.path("requests").asInt()).isEqualTo(100);
         assertThat(unlocked.path("doubleCharges").asInt()).as(race.body()).isPositive();
         assertThat(unlocked.path("everyOrderProcessedExactlyOnce").asBoolean()).isFalse();
+        assertThat(locked.path("mostConcurrentCharges").asInt()).as("the payment provider's semaphore")
+                .isBetween(1, 2);
+        assertThat(unlocked.path("mostConcurrentCharges").asInt()).as("many charges, two at a time").isEqualTo(2);
     }
 
     @Test

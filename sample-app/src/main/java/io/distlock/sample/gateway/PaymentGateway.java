@@ -1,5 +1,7 @@
 package io.distlock.sample.gateway;
 
+import io.distlock.spring.DistributedLock;
+import io.distlock.spring.LockType;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.core.env.Environment;
 import org.springframework.http.client.JdkClientHttpRequestFactory;
@@ -33,11 +35,16 @@ public class PaymentGateway {
 
     /**
      * Charges the customer. Every call is a charge: calling it twice for one order charges twice.
+     * The provider allows only so many calls at once per merchant, so a semaphore shared by every
+     * instance lets {@code sample.payment-gateway.max-concurrent-calls} (2) calls in at a time;
+     * the others wait for a permit.
      *
      * @param orderId the order
      * @param amount  what to charge
      * @return the provider's id of the charge
      */
+    @DistributedLock(name = "payment-provider", type = LockType.SEMAPHORE,
+            permits = "${sample.payment-gateway.max-concurrent-calls:2}", waitTime = "30s")
     public String charge(String orderId, BigDecimal amount) {
         Map<?, ?> answer = http.post().uri(providerUrl() + "/fake-provider/charges?order={order}&amount={amount}",
                 orderId, amount).retrieve().body(Map.class);

@@ -69,6 +69,9 @@ public final class Race {
             ids.add(prefix + o);
             call(post(first, "/orders/" + ids.get(o - 1)));
         }
+        // The first instance's payment provider serves both: it counts the most charges at once.
+        call(HttpRequest.newBuilder(first.resolve("/fake-provider/concurrency")).timeout(REQUEST_TIMEOUT).DELETE()
+                .build());
         long start = System.nanoTime();
         List<CompletableFuture<HttpResponse<String>>> answers = new ArrayList<>();
         for (String id : ids) {
@@ -97,7 +100,9 @@ public final class Race {
             times.add(order.path("timesProcessed").asInt());
             charges.add(order.path("timesCharged").asInt());
         }
-        return RaceRound.of(now, before, failed, times, charges, elapsed);
+        int mostAtOnce = call(HttpRequest.newBuilder(first.resolve("/fake-provider/concurrency"))
+                .timeout(REQUEST_TIMEOUT).build()).path("mostAtOnce").asInt();
+        return RaceRound.of(now, before, failed, times, charges, elapsed, mostAtOnce);
     }
 
     private static HttpRequest post(URI instance, String path) {

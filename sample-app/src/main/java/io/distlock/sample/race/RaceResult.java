@@ -28,6 +28,8 @@ public record RaceResult(List<String> instances, int orders, int requestsPerOrde
         table.append(String.format(row, "answers \"processed now\"", withLock.processedNow(), withoutLock.processedNow()));
         table.append(String.format(row, "charges at the payment provider", withLock.charges(), withoutLock.charges()));
         table.append(String.format(row, "double charges", withLock.doubleCharges(), withoutLock.doubleCharges()));
+        table.append(String.format(row, "most provider calls at once", withLock.mostConcurrentCharges(),
+                withoutLock.mostConcurrentCharges()));
         table.append(String.format(row, "every order processed exactly once", withLock.everyOrderProcessedExactlyOnce(),
                 withoutLock.everyOrderProcessedExactlyOnce()));
         return table.toString();

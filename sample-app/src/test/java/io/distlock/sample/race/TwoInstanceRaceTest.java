@@ -48,6 +48,9 @@ class TwoInstanceRaceTest {
         assertThat(locked.doubleCharges()).isZero();
         assertThat(locked.everyOrderProcessedExactlyOnce()).isTrue();
         assertThat(result.withoutLock().doubleCharges()).as(result.table()).isPositive();
+        assertThat(result.withoutLock().mostConcurrentCharges()).as("the semaphore both instances share")
+                .isEqualTo(2);
+        assertThat(locked.mostConcurrentCharges()).isBetween(1, 2);
 
         assertThat(processes).noneMatch(ProcessHandle::isAlive);
         if (redis.getPort() != EmbeddedRedisFallback.DEFAULT_REDIS_PORT) {
